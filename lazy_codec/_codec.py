@@ -1,0 +1,138 @@
+"""The codec glue: the `lazy` codec, UTF-8 whose decoder rewrites lazy syntax.
+
+The import system decodes with `decode`; a script run directly, and
+`linecache` (tracebacks, inspect, pdb), with the incremental decoder.
+Readers that show the source to a person get it as written: see
+`_for_display`.  On 3.15 and later the interpreter parses `lazy` itself and
+the codec is plain UTF-8.
+"""
+from __future__ import annotations
+
+import codecs
+import sys
+
+NAME = 'lazy'
+_utf_8 = codecs.lookup('utf-8')
+_NATIVE = sys.version_info >= (3, 15)
+
+# modules whose reading of a source file is for showing it, not compiling it
+_DISPLAY_READERS = frozenset(('linecache',))
+
+
+_OWN_MODULES = frozenset((__name__, 'codecs'))
+_SCRIPT = 'script'
+
+
+def _reader(data) -> str | None:
+    """who is decoding: 'display', 'script' (the interpreter's own reading
+    of a script it runs) or None (a compiler: import, runpy, compile())"""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_globals.get('__name__') in _OWN_MODULES:
+        frame = frame.f_back
+    if frame is None:
+        # The interpreter itself: running a script, it reads on from the end
+        # of the cookie's line (so the text starts with that line's newline);
+        # printing a traceback (3.9-3.12), it reads the file from its start.
+        return _SCRIPT if data[:1] in (b'\n', b'\r') else 'display'
+    for _ in range(4):
+        if frame is None:
+            break
+        if frame.f_globals.get('__name__') in _DISPLAY_READERS:
+            return 'display'
+        frame = frame.f_back
+    return None
+
+
+def _script_first_line() -> int:
+    """the line of the running script's cookie: its text starts there"""
+    try:
+        with open(sys.argv[0], 'rb') as f:
+            first = f.readline()
+    except (OSError, IndexError):
+        return 1
+    from lazy_codec._rewrite import COOKIE
+    return 1 if COOKIE.match(first) else 2
+
+
+def decode(data, errors: str = 'strict') -> tuple[str, int]:
+    reader = _reader(data)
+    first_line = _script_first_line() if reader == _SCRIPT else 1
+    try:
+        text, consumed = codecs.utf_8_decode(data, errors, True)
+    except UnicodeDecodeError:
+        return _undecodable(bytes(data), first_line), len(data)
+    if _NATIVE or reader == 'display':
+        return text, consumed
+    from lazy_codec._rewrite import rewrite
+    return rewrite(text, first_line), consumed
+
+
+def _undecodable(data: bytes, first_line: int) -> str:
+    """a module that raises the SyntaxError this interpreter gives for the
+    same bytes declared as UTF-8"""
+    from lazy_codec import _rewrite
+    as_utf_8 = _rewrite.COOKIE.sub(lambda m: m.group(1) + b'utf-8', data, count=1)
+    try:
+        compile(as_utf_8, '<lazy_codec>', 'exec', dont_inherit=True)
+    except SyntaxError as exc:
+        error = _rewrite.LazyError(
+            exc.msg, exc.lineno or 1, exc.offset or 1,
+            getattr(exc, 'end_lineno', None) or exc.lineno or 1,
+            getattr(exc, 'end_offset', None) or exc.offset or 1, True,
+        )
+    else:  # cannot happen: the bytes are not UTF-8
+        raise AssertionError('undecodable source compiled')
+    lines = _rewrite.split_lines(data.decode('utf-8', 'replace'))
+    return _rewrite.error_source(lines, error, first_line)
+
+
+class IncrementalDecoder(codecs.BufferedIncrementalDecoder):
+    # the rewrite needs whole statements: decode once, at the end
+    def _buffer_decode(self, input, errors, final):
+        if not final:
+            return '', 0
+        return decode(input, errors)
+
+
+class StreamReader(codecs.StreamReader):
+    _text = None
+
+    def _all(self):
+        if self._text is None:
+            import io
+            self._text = io.StringIO(decode(self.stream.read(), self.errors)[0])
+        return self._text
+
+    def read(self, size=-1, chars=-1, firstline=False):
+        return self._all().read(chars if chars >= 0 else -1)
+
+    def readline(self, size=None, keepends=True):
+        line = self._all().readline()
+        return line if keepends else line.rstrip('\r\n')
+
+    def reset(self):
+        self._text = None
+
+
+if _NATIVE:
+    IncrementalDecoder = _utf_8.incrementaldecoder  # noqa: F811
+    StreamReader = _utf_8.streamreader  # noqa: F811
+
+codec_info = codecs.CodecInfo(
+    name=NAME,
+    encode=_utf_8.encode,
+    decode=decode if not _NATIVE else _utf_8.decode,
+    incrementalencoder=_utf_8.incrementalencoder,
+    incrementaldecoder=IncrementalDecoder,
+    streamreader=StreamReader,
+    streamwriter=_utf_8.streamwriter,
+)
+
+
+def search(name: str):
+    return codec_info if name == NAME else None
+
+
+def register() -> None:
+    """register the codec in this process (what the .pth file does at start)"""
+    codecs.register(search)

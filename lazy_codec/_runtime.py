@@ -1,0 +1,374 @@
+"""The runtime that rewritten code calls: lazy bindings and their reification.
+
+A lazy name is bound in its module's dict under a `_LazyName` key: a str
+subclass whose hash is the name's, so that every lookup of the name compares
+it, and its `__eq__` runs.  `__eq__` looks at the frame doing the lookup: a
+load of the name (LOAD_NAME, LOAD_GLOBAL, attribute access on the module, ...)
+imports the target and replaces the entry by a plain str key and the real
+object; a store, a delete, `globals()[...]` or `in` leave it alone.  Once a
+module's last lazy name is gone its dict is rebuilt, so that it is again a
+dict of exact str keys, which the specializing interpreter needs (3.11+).
+"""
+from __future__ import annotations
+
+import sys
+from _functools import partial
+from _operator import methodcaller
+from _thread import allocate_lock
+from types import ModuleType, TracebackType
+
+from lazy_codec._rewrite import ENTRY_NAME
+
+_getframe = sys._getframe
+_str_eq = str.__eq__
+_module_getattribute = ModuleType.__getattribute__
+_MISSING = object()
+
+# names of modules that lazy statements asked for and that nothing has
+# imported through them yet; `sys.lazy_modules` on 3.15
+lazy_modules: set[str] = getattr(sys, 'lazy_modules', set())
+sys.lazy_modules = lazy_modules
+
+# Guards the check-then-replace of a lazy entry in a module dict, so that
+# threads reifying one name at once bind it once.  Never held while importing.
+_binding_lock = allocate_lock()
+
+# code objects of the statements that reification executes, by (statement,
+# file, line): compiled once per process
+_statement_codes: dict[tuple[str, str, int], object] = {}
+
+_load_ops: frozenset[int] | None = None  # opcodes that load a name
+
+
+def _loading(frame) -> bool:
+    """is `frame` loading a name, rather than storing, deleting or peeking?"""
+    global _load_ops
+    code = frame.f_code
+    if code is _GETATTRIBUTE_CODE:
+        return True
+    if _load_ops is None:
+        from opcode import opmap
+        _load_ops = frozenset(opmap[name] for name in (
+            'LOAD_NAME', 'LOAD_GLOBAL', 'LOAD_FROM_DICT_OR_GLOBALS', 'LOAD_ATTR',
+            'LOAD_METHOD', 'IMPORT_FROM', 'IMPORT_STAR',
+        ) if name in opmap)
+    lasti = frame.f_lasti
+    return lasti >= 0 and code.co_code[lasti] in _load_ops
+
+
+class LazyImportType:
+    """a lazy import's binding before first use (3.15's types.LazyImportType)"""
+    __slots__ = ('_name', '_statement', '_globals', '_filename', '_lineno', '_submodule')
+
+    def __new__(cls, *args, **kwargs):
+        raise TypeError("cannot create 'lazy_import' instances")
+
+    def __repr__(self) -> str:
+        return f'<lazy_import {self._name!r}>'
+
+    def __reduce_ex__(self, protocol):
+        raise TypeError("cannot pickle 'lazy_import' object")
+
+    def resolve(self):
+        """import the target and return it; the binding is left as it is"""
+        value, exc = _import_target(self)
+        if exc is not None:
+            raise exc
+        return value
+
+
+LazyImportType.__name__ = LazyImportType.__qualname__ = 'lazy_import'
+LazyImportType.__module__ = 'builtins'
+
+
+def _new_lazy(name, statement, globals_, frame, submodule=None) -> LazyImportType:
+    lazy = object.__new__(LazyImportType)
+    lazy._name = name
+    lazy._statement = statement
+    lazy._globals = globals_
+    lazy._filename = frame.f_code.co_filename
+    lazy._lineno = frame.f_lineno
+    lazy._submodule = submodule
+    return lazy
+
+
+def _import_target(lazy: LazyImportType):
+    """(value, None) or (None, the exception to raise, chained as 3.15 does)"""
+    key = (lazy._statement, lazy._filename, lazy._lineno)
+    code = _statement_codes.get(key)
+    if code is None:
+        code = compile(lazy._statement, lazy._filename, 'exec', dont_inherit=True)
+        code = _statement_codes[key] = _at_line(code, lazy._lineno)
+    namespace: dict[str, object] = {}
+    try:
+        exec(code, lazy._globals, namespace)
+    except BaseException as exc:
+        return None, _chained(exc, lazy, code)
+    value = namespace['v']
+    if lazy._submodule is None:
+        lazy_modules.discard(lazy._name)
+    elif lazy._submodule not in sys.modules:
+        _watch(value)  # its attribute imports the submodule, as on 3.15
+    return value, None
+
+
+def _at_line(code, lineno: int):
+    """`code` as if written on line `lineno` of its file, with no columns:
+    a traceback shows the user's `lazy` line there, whose columns differ"""
+    code = code.replace(co_firstlineno=lineno)
+    if sys.version_info < (3, 11):
+        return code  # no columns before 3.11
+    # location table entries: "no columns" (code 13) for up to 8 code units,
+    # each at line delta 0
+    units = len(code.co_code) // 2
+    table = bytearray()
+    while units > 0:
+        n = min(units, 8)
+        table += bytes((0x80 | (13 << 3) | (n - 1), 0))
+        units -= n
+    return code.replace(co_linetable=bytes(table))
+
+
+def _chained(exc: BaseException, lazy: LazyImportType, code) -> BaseException:
+    """3.15's shape: the error as raised where the name was used, caused by
+    an ImportError whose traceback is the lazy statement's line"""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_frame.f_code is not code:
+        tb = tb.tb_next
+    cause = ImportError(f'lazy import of {lazy._name!r} raised an exception during resolution')
+    if tb is not None:
+        cause.__traceback__ = TracebackType(None, tb.tb_frame, tb.tb_lasti, lazy._lineno)
+        exc.__traceback__ = tb.tb_next
+    exc.__cause__ = cause
+    return exc
+
+
+class _LazyName(str):
+    """the key of a lazy binding in a module dict (see the module docstring)"""
+    __hash__ = str.__hash__
+
+    def __eq__(self, other):
+        if _str_eq(self, other) is not True:
+            return False
+        if self.lazy is None or not _loading(_getframe(1)):
+            return True
+        exc = _settle(self)
+        if exc is not None:
+            raise exc
+        # the dict has changed: the lookup in progress starts again and
+        # finds the real object under a plain key
+        return True
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __reduce__(self):
+        return str, (str(self),)
+
+
+def _settle(key: _LazyName) -> BaseException | None:
+    """replace `key` in its dict by a plain key and its real value"""
+    namespace, lazy = key.namespace, key.lazy
+    current = namespace.get(key, _MISSING)  # finds `key` itself by identity
+    if current is _MISSING:  # a copy of the dict: only the original reifies
+        return None
+    if current is lazy:
+        current, exc = _import_target(lazy)
+        if exc is not None:
+            return exc
+    with _binding_lock:
+        if key.lazy is lazy and namespace.get(key, _MISSING) is not _MISSING:
+            key.lazy = None
+            _replace(namespace, key, sys.intern(str(key)), current)
+            _forget_one(namespace)
+    return None
+
+
+# clear() then update() as one C call, so that no other thread runs between
+# them (a thread switch needs bytecode); the old entries stay referenced in
+# `items`, so that no finalizer runs in between either
+_call = methodcaller('__call__')
+
+
+def _replace(namespace: dict, old_key: str, new_key: str, value) -> None:
+    """bind `value` under `new_key` where `old_key` is, keeping the order;
+    rebuilding makes the dict an exact-str-keys dict again when it can be"""
+    items = [(new_key, value) if k is old_key else (k, v) for k, v in namespace.items()]
+    any(map(_call, (namespace.clear, partial(namespace.update, items))))
+
+
+def _bind(namespace, name: str, lazy: LazyImportType) -> None:
+    if type(namespace) is not dict:  # e.g. exec() with a mapping: no key trick
+        namespace[name] = lazy.resolve()
+        return
+    key = _LazyName(name)
+    key.namespace = namespace
+    key.lazy = lazy
+    with _binding_lock:
+        old_key = next((k for k in namespace if isinstance(k, str) and _str_eq(k, name) is True), None)
+        if old_key is None:
+            namespace[key] = lazy
+            added = True
+        else:
+            added = not (type(old_key) is _LazyName and old_key.lazy is not None)
+            if type(old_key) is _LazyName:
+                old_key.lazy = None
+            _replace(namespace, old_key, key, lazy)
+    if added:
+        _count(namespace, 1)
+
+
+# -- module objects -----------------------------------------------------------
+# While a module has lazy names, or is a package some of whose submodules a
+# lazy statement named, its class is a per-module subclass of ModuleType whose
+# __getattribute__ makes `getattr(mod, name)` and friends reify, and imports a
+# named submodule on first access, as 3.15 does.  The class counts the lazy
+# names left; at zero, and with no submodule pending, it goes back to
+# ModuleType.
+
+class _LazyModuleType(ModuleType):
+    lazy_names = 0
+
+    def __getattribute__(self, name):
+        try:
+            return _module_getattribute(self, name)
+        except AttributeError:
+            value = _pending_submodule(self, name)
+            if value is _MISSING:
+                raise
+            return value
+
+
+_GETATTRIBUTE_CODE = _LazyModuleType.__getattribute__.__code__
+
+
+def _module_of(namespace: dict):
+    module = sys.modules.get(namespace.get('__name__'))
+    if module is not None and _module_getattribute(module, '__dict__') is namespace:
+        return module
+    return None
+
+
+def _watch(module) -> None:
+    """give `module` a class of its own (see above) unless it has one"""
+    cls = type(module)
+    if cls is ModuleType:
+        cls = type('module', (_LazyModuleType,), {'__module__': 'builtins', '__slots__': ()})
+        cls.__qualname__ = 'module'
+        module.__class__ = cls
+
+
+def _count(namespace: dict, delta: int) -> None:
+    module = _module_of(namespace)
+    if module is None:
+        return
+    _watch(module)
+    cls = type(module)
+    if issubclass(cls, _LazyModuleType):
+        cls.lazy_names += delta
+        _unwatch_if_done(module)
+
+
+def _forget_one(namespace: dict) -> None:
+    _count(namespace, -1)
+
+
+def _pending(module_name: str) -> bool:
+    prefix = module_name + '.'
+    return any(name.startswith(prefix) for name in tuple(lazy_modules))
+
+
+def _unwatch_if_done(module) -> None:
+    cls = type(module)
+    if cls.lazy_names <= 0 and not _pending(_module_getattribute(module, '__name__')):
+        module.__class__ = ModuleType
+
+
+def _pending_submodule(module, attr: str):
+    """the submodule `attr` of `module` if a lazy statement named it"""
+    full = f"{_module_getattribute(module, '__name__')}.{attr}"
+    if full not in lazy_modules and not _pending(full):
+        return _MISSING
+    __import__(full)
+    lazy_modules.discard(full)
+    value = sys.modules[full]
+    if _pending(full):
+        _watch(value)
+    _unwatch_if_done(module)
+    return value
+
+
+# -- the entry points (lazy_codec._abi1 gives them their stable names) --------
+
+def lazy_import(*aliases: tuple[str, str | None]) -> None:
+    """`lazy import a.b.c as d, e` -> lazy_import(('a.b.c', 'd'), ('e', None))"""
+    frame = _getframe(1)
+    namespace = frame.f_locals
+    namespace.pop(ENTRY_NAME, None)
+    for dotted, asname in aliases:
+        if asname is None:
+            top = dotted.partition('.')[0]
+            lazy = _new_lazy(dotted, f'import {top} as v', frame.f_globals, frame,
+                             submodule=dotted if top != dotted else None)
+            bound = top
+        else:
+            lazy = _new_lazy(dotted, f'import {dotted} as v', frame.f_globals, frame)
+            bound = asname
+        lazy_modules.add(dotted)
+        _bind(namespace, bound, lazy)
+
+
+def lazy_from(module: str, level: int, *aliases: tuple[str, str | None]) -> None:
+    """`lazy from ..m import x as y, z` -> lazy_from('m', 2, ('x', 'y'), ('z', None))"""
+    frame = _getframe(1)
+    namespace = frame.f_locals
+    namespace.pop(ENTRY_NAME, None)
+    base = _absolute(module, level, frame.f_globals)
+    loaded = sys.modules.get(base)
+    for attr, asname in aliases:
+        bound = asname or attr
+        if loaded is not None:
+            # 3.15 binds at once what an imported module already has
+            value = getattr(loaded, attr, _MISSING)
+            if value is not _MISSING:
+                namespace[bound] = value
+                continue
+        full = f'{base}.{attr}'
+        lazy = _new_lazy(full, f"from {'.' * level}{module} import {attr} as v",
+                         frame.f_globals, frame)
+        lazy_modules.add(full)
+        _bind(namespace, bound, lazy)
+
+
+def _absolute(module: str, level: int, globals_: dict) -> str:
+    """the absolute name of a `from` import's module, as importlib finds it"""
+    if level == 0:
+        return module
+    package = globals_.get('__package__')
+    if package is None:
+        spec = globals_.get('__spec__')
+        if spec is not None:
+            package = spec.parent
+        else:
+            package = globals_.get('__name__', '')
+            if '__path__' not in globals_:
+                package = package.rpartition('.')[0]
+    if not package:
+        raise ImportError('attempted relative import with no known parent package')
+    bits = package.rsplit('.', level - 1)
+    if len(bits) < level:
+        raise ImportError('attempted relative import beyond top-level package')
+    return f'{bits[0]}.{module}' if module else bits[0]
+
+
+def syntax_error(msg: str, lineno: int, offset: int, end_lineno: int, end_offset: int) -> SyntaxError:
+    """the SyntaxError 3.15's compiler raises, for the module that calls this"""
+    frame = _getframe(1)
+    frame.f_locals.pop(ENTRY_NAME, None)
+    filename = frame.f_code.co_filename
+    import linecache
+    text = linecache.getline(filename, lineno) or None
+    details = (filename, lineno, offset, text)
+    if sys.version_info >= (3, 10):
+        details += (end_lineno, end_offset)
+    return SyntaxError(msg, details)
