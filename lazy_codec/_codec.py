@@ -60,6 +60,10 @@ def decode(data, errors: str = 'strict') -> tuple[str, int]:
     try:
         text, consumed = codecs.utf_8_decode(data, errors, True)
     except UnicodeDecodeError:
+        if _NATIVE:
+            raise
+        if reader == 'display':
+            return codecs.utf_8_decode(data, 'replace', True)
         return _undecodable(bytes(data), first_line), len(data)
     if _NATIVE or reader == 'display':
         return text, consumed
@@ -69,9 +73,10 @@ def decode(data, errors: str = 'strict') -> tuple[str, int]:
 
 def _undecodable(data: bytes, first_line: int) -> str:
     """a module that raises the SyntaxError this interpreter gives for the
-    same bytes declared as UTF-8"""
+    same bytes declared as UTF-8 (without `lazy`, which it cannot parse)"""
     from lazy_codec import _rewrite
     as_utf_8 = _rewrite.COOKIE.sub(lambda m: m.group(1) + b'utf-8', data, count=1)
+    as_utf_8 = _rewrite.LAZY_KEYWORD.sub(rb'\1', as_utf_8)
     try:
         compile(as_utf_8, '<lazy_codec>', 'exec', dont_inherit=True)
     except SyntaxError as exc:

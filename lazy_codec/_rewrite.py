@@ -28,6 +28,8 @@ _CANDIDATE = re.compile(
 )
 _LINE = re.compile(r'[^\r\n]*(?:\r\n|\r|\n)?')
 _NEWLINE = re.compile(r'\r\n?|\n')
+# `lazy ` at the start of a line, as bytes: what makes a statement eager
+LAZY_KEYWORD = re.compile(rb'(?m)^([ \t]*)lazy[ \t]+(?=import\b|from\b)')
 # PEP 263's cookie, as bytes (group 1: everything before the codec's name)
 COOKIE = re.compile(rb'^([ \t\f]*#[^\r\n]*?coding[:=][ \t]*)[-\w.]+', re.MULTILINE)
 
@@ -318,7 +320,8 @@ def _lazy_statement(stmt: list[_Tok], context: list[str]) -> tuple[Edit, LazyErr
 
 def _apply(lines: list[str], edits: list[Edit]) -> list[str]:
     out = list(lines)
-    for edit in edits:
+    # from the end, so that a statement's columns are those it was found at
+    for edit in sorted(edits, reverse=True):
         (row, col), (erow, ecol) = edit.start, edit.end
         first, last = out[row - 1], out[erow - 1]
         if row == erow:

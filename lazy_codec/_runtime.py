@@ -58,7 +58,7 @@ def _loading(frame) -> bool:
 
 class LazyImportType:
     """a lazy import's binding before first use (3.15's types.LazyImportType)"""
-    __slots__ = ('_name', '_statement', '_globals', '_filename', '_lineno', '_submodule')
+    __slots__ = ('_name', '_statement', '_globals', '_filename', '_lineno', '_submodule', '_base')
 
     def __new__(cls, *args, **kwargs):
         raise TypeError("cannot create 'lazy_import' instances")
@@ -81,7 +81,7 @@ LazyImportType.__name__ = LazyImportType.__qualname__ = 'lazy_import'
 LazyImportType.__module__ = 'builtins'
 
 
-def _new_lazy(name, statement, globals_, frame, submodule=None) -> LazyImportType:
+def _new_lazy(name, statement, globals_, frame, submodule=None, base=None) -> LazyImportType:
     lazy = object.__new__(LazyImportType)
     lazy._name = name
     lazy._statement = statement
@@ -89,6 +89,7 @@ def _new_lazy(name, statement, globals_, frame, submodule=None) -> LazyImportTyp
     lazy._filename = frame.f_code.co_filename
     lazy._lineno = frame.f_lineno
     lazy._submodule = submodule
+    lazy._base = base  # a `from` import's module
     return lazy
 
 
@@ -99,11 +100,15 @@ def _import_target(lazy: LazyImportType):
     if code is None:
         code = compile(lazy._statement, lazy._filename, 'exec', dont_inherit=True)
         code = _statement_codes[key] = _at_line(code, lazy._lineno)
+    handling = sys.exc_info()[1]
     namespace: dict[str, object] = {}
     try:
         exec(code, lazy._globals, namespace)
     except BaseException as exc:
-        return None, _chained(exc, lazy, code)
+        return None, _chained(exc, lazy, code, handling is not None)
+    finally:
+        if lazy._base in sys.modules:
+            lazy_modules.discard(lazy._base)
     value = namespace['v']
     if lazy._submodule is None:
         lazy_modules.discard(lazy._name)
@@ -129,16 +134,26 @@ def _at_line(code, lineno: int):
     return code.replace(co_linetable=bytes(table))
 
 
-def _chained(exc: BaseException, lazy: LazyImportType, code) -> BaseException:
+def _chained(exc: BaseException, lazy: LazyImportType, code, handling: bool) -> BaseException:
     """3.15's shape: the error as raised where the name was used, caused by
-    an ImportError whose traceback is the lazy statement's line"""
+    an ImportError whose traceback is the lazy statement's line; or, when the
+    use is in an exception handler (whose exception becomes the context), a
+    note that says where the lazy import was declared"""
     tb = exc.__traceback__
     while tb is not None and tb.tb_frame.f_code is not code:
         tb = tb.tb_next
+    if tb is not None:
+        exc.__traceback__ = tb.tb_next
+    if handling:
+        note = f'lazy import of {lazy._name!r} declared in <module> at {lazy._filename}:{lazy._lineno}'
+        notes = getattr(exc, '__notes__', None)
+        if notes is None:
+            notes = exc.__notes__ = []
+        notes.append(note)
+        return exc
     cause = ImportError(f'lazy import of {lazy._name!r} raised an exception during resolution')
     if tb is not None:
         cause.__traceback__ = TracebackType(None, tb.tb_frame, tb.tb_lasti, lazy._lineno)
-        exc.__traceback__ = tb.tb_next
     exc.__cause__ = cause
     return exc
 
@@ -314,7 +329,8 @@ def lazy_import(*aliases: tuple[str, str | None]) -> None:
         else:
             lazy = _new_lazy(dotted, f'import {dotted} as v', frame.f_globals, frame)
             bound = asname
-        lazy_modules.add(dotted)
+        if dotted not in sys.modules:
+            lazy_modules.add(dotted)
         _bind(namespace, bound, lazy)
 
 
@@ -325,6 +341,8 @@ def lazy_from(module: str, level: int, *aliases: tuple[str, str | None]) -> None
     namespace.pop(ENTRY_NAME, None)
     base = _absolute(module, level, frame.f_globals)
     loaded = sys.modules.get(base)
+    if loaded is None:
+        lazy_modules.add(base)
     for attr, asname in aliases:
         bound = asname or attr
         if loaded is not None:
@@ -335,8 +353,9 @@ def lazy_from(module: str, level: int, *aliases: tuple[str, str | None]) -> None
                 continue
         full = f'{base}.{attr}'
         lazy = _new_lazy(full, f"from {'.' * level}{module} import {attr} as v",
-                         frame.f_globals, frame)
-        lazy_modules.add(full)
+                         frame.f_globals, frame, base=base)
+        if full not in sys.modules:
+            lazy_modules.add(full)
         _bind(namespace, bound, lazy)
 
 

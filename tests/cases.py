@@ -1,0 +1,561 @@
+"""The differential cases: each is run by native 3.15 (recorded once into
+tests/expected/, `python tests/harness.py PYTHON3.15`) and by the backport on
+every version, and the outputs must be equal.  Helper modules (heavy, other,
+pkg, broken, probe, ...) are in harness.COMMON."""
+
+CASES = {}
+
+
+def case(name, main=None, files=None, argv=None, mode='out', env=None, oracle='native'):
+    """oracle: 'native' (3.15's recorded output) or 'eager' (this interpreter
+    running the same program with `lazy ` removed: for the interpreter's own
+    errors, whose wording differs by version)"""
+    files = dict(files or {})
+    if main is not None:
+        files['main.py'] = '{COOKIE}\n' + main
+    CASES[name] = {'files': files, 'argv': argv or ['main.py'], 'mode': mode, 'env': env or {},
+                   'oracle': oracle}
+
+
+# -- nothing happens at the statement; forms of the statement -------------------
+case('statement_imports_nothing', '''\
+import probe
+lazy import heavy
+lazy import pkg.sub
+lazy import pkg.deep.leaf as leaf
+lazy from other import Y
+lazy from pkg import sub2
+print(probe.loaded(), probe.lazy_mods())
+print(probe.kind(globals(), 'heavy'), repr(globals()['heavy']), repr(globals()['pkg']))
+print(repr(globals()['leaf']), repr(globals()['Y']), repr(globals()['sub2']))
+''')
+
+case('forms', '''\
+import probe
+lazy import heavy, other as o
+lazy import pkg.sub as s, pkg.sub2
+lazy from pkg.deep import (
+    leaf,   # a comment
+    leaf as leaf2,
+)
+lazy from heavy import f as hf, X ; lazy from other import Y
+lazy \\
+  import json
+if True: lazy import colorsys
+print(probe.loaded())
+print(o.Y, s.Z, pkg.sub2.W, leaf.L, leaf2 is leaf, hf(), X, Y, heavy.X)
+print(probe.loaded())
+print(json.dumps([1]), colorsys.__name__)
+''')
+
+case('forms_trailing_paren', '''\
+lazy from heavy import (X,)
+lazy from heavy import (
+    f,
+    Err
+)
+print(X, f(), Err.__name__)
+''')
+
+case('blocks', '''\
+import probe, sys
+if len(sys.argv) > 5:
+    lazy import heavy
+elif False:
+    pass
+else:
+    lazy import other
+for i in range(2):
+    lazy import pkg.sub
+while True:
+    lazy from pkg import sub2
+    break
+with open(__file__) as fh:
+    lazy import colorsys
+match sys.argv:
+    case [_, *rest]:
+        lazy import json
+print(probe.loaded(), sorted(n for n in ('heavy', 'other', 'pkg', 'sub2', 'colorsys', 'json') if n in globals()))
+print(other.Y, pkg.sub.Z, sub2.W)
+print(probe.loaded())
+''')
+
+case('relative', files={
+    'app/__init__.py': '',
+    'app/a.py': '{COOKIE}\nlazy from . import b\nlazy from .b import B\nimport sys\nprint(repr(globals()["b"]), repr(globals()["B"]))\nprint(b.B, B, "app.b" in sys.modules)\n',
+    'app/b.py': "print('import app.b')\nB = 'b'\n",
+    'main.py': '{COOKIE}\nimport app.a\n',
+})
+
+case('relative_parent', files={
+    'app/__init__.py': '',
+    'app/inner/__init__.py': '',
+    'app/inner/m.py': '{COOKIE}\nlazy from ..c import C\nprint(repr(globals()["C"]))\nprint(C)\n',
+    'app/c.py': "print('import app.c')\nC = 'c'\n",
+    'main.py': '{COOKIE}\nimport app.inner.m\n',
+})
+
+case('relative_errors_at_statement', files={
+    'app/__init__.py': '',
+    'app/m.py': '{COOKIE}\nlazy from ... import nothing\n',
+    'noparent.py': '{COOKIE}\nlazy from . import x\n',
+    'main.py': '{COOKIE}\nimport probe\nfor name in ("app.m", "noparent"):\n    try:\n        __import__(name)\n    except ImportError as e:\n        probe.describe(e)\n',
+})
+
+# -- every kind of first use reifies, and rebinds the global -------------------
+case('uses', '''\
+import probe
+lazy import heavy
+lazy from heavy import Err, Base, deco, X
+lazy import other
+lazy from pkg import sub
+lazy import pkg.sub2 as s2
+class K(Base):
+    attr = other.Y
+print('class', probe.kind(globals(), 'Base'), probe.kind(globals(), 'other'), K.attr)
+@deco
+def g(a=X):
+    return a
+print('def', probe.kind(globals(), 'deco'), probe.kind(globals(), 'X'), g(), g.decorated)
+try:
+    raise ValueError
+except Err:
+    pass
+except ValueError:
+    print('except', probe.kind(globals(), 'Err'))
+print('comp', [sub.Z for _ in range(2)], probe.kind(globals(), 'sub'))
+f = lambda: s2.W
+print('lambda before', probe.kind(globals(), 's2'))
+print('lambda', f(), probe.kind(globals(), 's2'))
+print(probe.kind(globals(), 'heavy'))
+def reads():
+    global heavy
+    return heavy.X
+print('global', reads(), probe.kind(globals(), 'heavy'))
+''')
+
+case('use_in_nested_function', '''\
+import probe
+lazy import heavy
+def outer():
+    def inner():
+        return heavy.f()
+    return inner
+fn = outer()
+print(probe.loaded())
+print(fn(), probe.loaded(), probe.kind(globals(), 'heavy'))
+''')
+
+case('annotations_at_runtime', '''\
+import probe
+lazy from heavy import Base
+lazy from other import Y
+def f(x: Base) -> int:
+    return 1
+ann = f.__annotations__['x'].__name__
+print(probe.loaded(), ann)
+class C:
+    y: Y
+print(C.__annotations__)
+''')
+
+case('store_del_peek_do_not_import', '''\
+import probe, sys
+lazy import heavy
+lazy import other
+lazy from pkg import sub
+lazy import json
+heavy = 5
+del other
+print(heavy, 'other' in globals(), probe.loaded())
+def setter():
+    global sub
+    sub = 'replaced'
+setter()
+print(sub, probe.loaded())
+print('json' in globals(), probe.kind(globals(), 'json'), 'json' in dir(), probe.kind(vars(), 'json'))
+print(type(globals().get('json')).__name__, len([k for k in globals() if k == 'json']))
+d = dict(globals()); print(type(d['json']).__name__)
+print(type(sys.modules[__name__].__dict__['json']).__name__, probe.loaded())
+globals()['json'] = 'set by subscript'
+print(json, probe.loaded())
+''')
+
+case('identity_and_rebinding', '''\
+import probe, sys
+lazy import heavy
+lazy from heavy import Base, f
+x = heavy
+import heavy as eager
+print(x is eager, type(x).__name__, probe.kind(globals(), 'heavy'), globals()['heavy'] is eager)
+print(Base is eager.Base, isinstance(eager.Base(), Base), f is eager.f)
+import pickle
+print(pickle.loads(pickle.dumps(Base)) is Base, pickle.loads(pickle.dumps(f)) is f)
+print(type(globals()['Base']).__name__, type(globals()['f']).__name__)
+''')
+
+case('from_imported_module_binds_at_once', '''\
+import probe
+import other
+lazy from other import Y
+lazy from os import path
+lazy from os import no_such_name
+lazy import other as o2
+print(probe.kind(globals(), 'Y'), probe.kind(globals(), 'path'), probe.kind(globals(), 'no_such_name'), probe.kind(globals(), 'o2'))
+print(probe.lazy_mods())
+''')
+
+case('dotted_submodules', '''\
+import probe, sys
+lazy import pkg.sub
+lazy import pkg.sub2
+lazy import pkg.deep.leaf
+print(repr(globals()['pkg']), probe.lazy_mods())
+p = pkg
+print(probe.loaded(), probe.lazy_mods())
+print(p.sub2.W, probe.loaded())
+print(p.deep.leaf.L, p.sub.Z, probe.loaded(), probe.lazy_mods())
+''')
+
+case('from_pkg_import_submodule', '''\
+import probe
+lazy from pkg import sub, sub2 as s2
+print(probe.loaded())
+print(sub.Z, probe.loaded())
+print(s2.W, probe.loaded(), probe.lazy_mods())
+''')
+
+case('unused_never_imported', '''\
+import probe
+lazy import heavy
+lazy import other
+def never():
+    return heavy.X
+print(other.Y)
+print(probe.loaded(), probe.lazy_mods())
+''')
+
+case('dir_and_namespace', '''\
+import probe
+lazy import heavy
+lazy from other import Y
+print(sorted(n for n in dir() if not n.startswith('__') or 'lazy' in n))
+import main_helper
+''', files={'main_helper.py': "{COOKIE}\nlazy import heavy\nx = 1\nimport sys\nprint(sorted(n for n in dir(sys.modules[__name__]) if not n.startswith('__') or 'lazy' in n))\n"})
+
+case('other_module_access', files={
+    'lib.py': '{COOKIE}\nlazy import heavy\nlazy from other import Y\nlazy from pkg import sub\nlazy import json\n',
+    'main.py': '''{COOKIE}
+import probe, lib
+print(probe.loaded())
+print(lib.heavy.X, probe.loaded())
+print(getattr(lib, 'Y'), hasattr(lib, 'sub'), probe.loaded())
+from lib import sub as s
+print(s.Z, probe.kind(vars(lib), 'sub'))
+print(type(vars(lib)['json']).__name__, type(lib.__dict__['json']).__name__, probe.loaded())
+''',
+})
+
+case('star_import_from_lazy_module', files={
+    'lib.py': "{COOKIE}\nlazy import heavy\nlazy from other import Y\n__all__ = ['heavy', 'Y']\n",
+    'main.py': '{COOKIE}\nimport probe\nfrom lib import *\nprint(probe.loaded(), type(heavy).__name__, Y)\n',
+})
+
+case('lazy_object_api', '''\
+import probe
+lazy import heavy
+lazy from other import Y
+t = type(globals()['heavy'])
+print(t.__name__, t.__qualname__, t.__module__, repr(globals()['Y']))
+try:
+    t()
+except TypeError as e:
+    print('new:', e)
+import pickle, copy
+try:
+    pickle.dumps(globals()['heavy'])
+except TypeError as e:
+    print('pickle:', e)
+r = globals()['Y'].resolve()
+print('resolve:', r, probe.kind(globals(), 'Y'), probe.loaded())
+print(globals()['heavy'].resolve() is globals()['heavy'].resolve(), probe.kind(globals(), 'heavy'))
+''')
+
+case('reexport_and_reimport', files={
+    'lib.py': '{COOKIE}\nlazy from heavy import f\n',
+    'main.py': '{COOKIE}\nlazy from lib import f\nimport probe\nprint(probe.loaded(), probe.kind(globals(), "f"))\nprint(f())\n',
+})
+
+case('rebind_over_eager', '''\
+import probe
+import other
+lazy import other
+print(probe.kind(globals(), 'other'))
+print(other.Y, probe.kind(globals(), 'other'))
+''')
+
+# -- errors at first use -------------------------------------------------------
+case('missing_module', '''\
+import probe, sys
+lazy import nosuch_module_x
+lazy from heavy import not_there
+lazy from nosuch_pkg_y import thing
+for name in ('nosuch_module_x', 'not_there', 'thing'):
+    try:
+        eval(name)
+    except ImportError as e:
+        print(name)
+        probe.describe(e)
+print(probe.kind(globals(), 'nosuch_module_x'), probe.lazy_mods())
+''')
+
+case('failing_module_retried', '''\
+import probe, sys
+lazy import broken
+def use():
+    return broken
+for attempt in range(2):
+    try:
+        use()
+    except ZeroDivisionError as e:
+        print('attempt', attempt)
+        probe.describe(e)
+        print('  in sys.modules:', 'broken' in sys.modules, probe.kind(globals(), 'broken'))
+''')
+
+case('getattr_hook_raises', '''\
+import probe
+lazy from noattr import missing
+try:
+    missing
+except ImportError as e:
+    probe.describe(e)
+''')
+
+case('error_in_except_handler', '''\
+import probe
+lazy import nosuch_mod_z
+try:
+    raise KeyError('first')
+except KeyError:
+    try:
+        nosuch_mod_z
+    except ImportError as e:
+        probe.describe(e)
+''')
+
+case('uncaught_error_script', '''\
+lazy import broken
+print('before')
+broken
+''', mode='tail')
+
+# -- SyntaxErrors, imported and run directly ------------------------------------
+_BAD = {
+    'in_function': 'x = 1\ndef f():\n    lazy import os\n',
+    'in_function_one_line': 'def f(): lazy import os\n',
+    'in_class': 'class C:\n    lazy import os\n',
+    'function_in_class': 'class C:\n    def f(self):\n        lazy import os\n',
+    'class_in_function': 'def f():\n    class C:\n        lazy from os import path\n',
+    'in_try': 'try:\n    lazy import os\nexcept ImportError:\n    pass\n',
+    'in_except': 'try:\n    pass\nexcept ImportError:\n    lazy import os\n',
+    'in_try_else': 'try:\n    pass\nexcept ImportError:\n    pass\nelse:\n    lazy import os\n',
+    'in_finally': 'try:\n    pass\nfinally:\n    lazy import os\n',
+    'if_in_try': 'if True:\n    try:\n        lazy import os\n    finally:\n        pass\n',
+    'star': 'lazy from os import *\n',
+    'future': 'lazy from __future__ import annotations\n',
+    'multi_line': 'def f():\n    lazy from os import (\n        path,\n        sep)\n',
+    'continuation': 'def f():\n    lazy \\\n      import os\n',
+    'after_semicolon': 'def f(): x = 1; lazy import os\n',
+    'trailing_comma': 'lazy import os,\n',
+    'nothing_imported': 'lazy import\n',
+    'trailing_comma_from': 'lazy from os import a,\n',
+    'first_of_two': 'def f():\n    lazy import a\ndef g():\n    lazy import b\n',
+}
+# the interpreter's own errors in files that also hold lazy statements: the
+# oracle is this interpreter compiling the eager program (messages differ by
+# version), as for a plain UTF-8 file
+_BAD_OWN = {
+    'other_error_after': 'def f():\n    lazy import os\nx = = 1\n',
+    'other_error_before': 'x = = 1\ndef f():\n    lazy import os\n',
+    'unclosed_after': 'def f():\n    lazy import os\nx = (\n',
+    'unterminated_string_after_valid': 'lazy import os\nx = "abc\n',
+    'plain_error_with_valid_lazy': 'lazy import os\nprint(1\n',
+    'indentation_after_valid': 'lazy import os\nif True:\nx = 1\n',
+}
+
+
+def _import_each(bad):
+    lines = [
+        f'try:\n    import bad_{i}\nexcept SyntaxError as e:\n    print({name!r})\n    probe.syntax(e)\n'
+        for i, name in enumerate(bad)
+    ]
+    files = {f'bad_{i}.py': '{COOKIE}\nprint("ran!")\n' + src for i, src in enumerate(bad.values())}
+    return 'import probe\n' + ''.join(lines), files
+
+
+case('syntax_errors_imported', *_import_each(_BAD))
+case('syntax_errors_own_imported', *_import_each(_BAD_OWN))
+CASES['syntax_errors_own_imported']['oracle'] = 'eager'
+for _name in ('in_function', 'in_try', 'star', 'future', 'trailing_comma'):
+    case(f'syntax_error_script_{_name}', 'print("ran!")\n' + _BAD[_name], mode='tail')
+case('syntax_error_script_own', 'print("ran!")\n' + _BAD_OWN['other_error_after'], mode='tail')
+CASES['syntax_error_script_own']['oracle'] = 'eager'
+case('syntax_error_script_after_shebang', files={
+    'main.py': '#!/usr/bin/env python\n{COOKIE}\nprint("ran!")\ndef f():\n    lazy import os\n',
+}, mode='tail')
+
+case('not_utf8_imported', oracle='eager', main='''\
+import probe
+for m in ('bad_utf8_a', 'bad_utf8_b'):
+    try:
+        __import__(m)
+    except SyntaxError as e:
+        probe.syntax(e)
+''', files={
+    'bad_utf8_a.py': b'{COOKIE}\nx = 1\ny = "\xff"\n',
+    'bad_utf8_b.py': b'{COOKIE}\nlazy import os\nz = 2\nw = b"\xc3\x28"\n',
+})
+
+# -- lazy is an identifier elsewhere; text is never touched ------------------------
+case('identifier_and_text', '''\
+lazy = 1
+print(lazy)
+class Box:
+    lazy = 2
+def lazy_fn(lazy=3):
+    return lazy
+print(Box.lazy, lazy_fn(), lazy_fn(lazy=4))
+obj = Box()
+obj.lazy = 5; print(obj.lazy)
+def lazy():
+    return 'called'
+print(lazy())
+s = """
+lazy import heavy
+"""
+t = 'lazy import heavy'  # lazy import heavy
+name = 'x'
+u = f"{name} lazy import heavy {'lazy from x import y'}"
+print(s.strip(), t, u)
+import probe; print(probe.loaded())
+''')
+
+# -- every way source reaches the interpreter -------------------------------------
+case('run_module_package', argv=['-m', 'app'], files={
+    'app/__init__.py': '{COOKIE}\nlazy import heavy\nprint("app init", type(globals()["heavy"]).__name__)\n',
+    'app/__main__.py': '{COOKIE}\nlazy import other\nimport probe\nprint("app main", probe.loaded())\nprint(other.Y, probe.loaded())\n',
+})
+case('run_module_submodule', argv=['-m', 'app.tool', 'arg'], files={
+    'app/__init__.py': '',
+    'app/tool.py': '{COOKIE}\nlazy import other\nimport probe, sys\nprint(__name__, sys.argv[1:], probe.loaded())\nprint(other.Y)\n',
+})
+case('runpy_and_importlib', '''\
+import runpy, importlib, probe
+ns = runpy.run_path('script2.py')
+print('run_path', ns['result'])
+m = importlib.import_module('mod2')
+print('import_module', m.value(), probe.loaded())
+''', files={
+    'script2.py': '{COOKIE}\nlazy import other\nresult = other.Y\n',
+    'mod2.py': '{COOKIE}\nlazy from heavy import X\ndef value():\n    return X\n',
+})
+case('compile_exec_bytes', '''\
+import probe
+src = open('snippet.py', 'rb').read()
+code = compile(src, 'snippet.py', 'exec')
+ns = {'__name__': 'snippet'}
+exec(code, ns)
+print(probe.loaded(), type(ns['heavy']).__name__)
+exec(b'# -*- coding: lazy -*-\\nlazy import other\\nprint(other.Y)\\n' if LAZY else b'# -*- coding: utf-8 -*-\\nlazy import other\\nprint(other.Y)\\n', {'__name__': 'x'})
+''', files={'snippet.py': '{COOKIE}\nlazy import heavy\n'})
+# the case needs to know its own cookie for the bytes literal
+CASES['compile_exec_bytes']['files']['main.py'] = (
+    CASES['compile_exec_bytes']['files']['main.py'].replace(
+        '{COOKIE}\n', '{COOKIE}\nLAZY = "lazy" in open(__file__, encoding="latin-1").readline()\n', 1)
+)
+case('py_compile_and_reuse', '''\
+import compileall, importlib.util, os, sys, probe
+ok = compileall.compile_dir('lib', quiet=1)
+pyc = importlib.util.cache_from_source(os.path.join('lib', 'cmod.py'))
+print('compiled', bool(ok), os.path.exists(pyc))
+sys.path.insert(0, 'lib')
+import cmod
+print(probe.loaded(), cmod.get())
+''', files={'lib/cmod.py': '{COOKIE}\nlazy import heavy\ndef get():\n    return heavy.X\n'})
+case('zipimport', '''\
+import sys, zipfile, probe
+with zipfile.ZipFile('bundle.zip', 'w') as z:
+    z.write('zmod_src.py', 'zmod.py')
+sys.path.insert(0, 'bundle.zip')
+import zmod
+print(probe.loaded(), zmod.get(), probe.loaded())
+''', files={'zmod_src.py': '{COOKIE}\nlazy import heavy\ndef get():\n    return heavy.X\n'})
+case('cookie_variants', '''\
+import probe
+import cv_shebang, cv_plain, cv_upper
+print(probe.loaded(), cv_shebang.get(), cv_plain.get(), cv_upper.get())
+''', files={
+    'cv_shebang.py': '#!/usr/bin/env python3\n{COOKIE}\nlazy import heavy\ndef get():\n    return heavy.X\n',
+    'cv_plain.py': '{COOKIE}\nlazy import other\ndef get():\n    return other.Y\n',
+    'cv_upper.py': '{COOKIE}\nlazy from pkg import sub\ndef get():\n    return sub.Z\n',
+})
+# the cookie spelled without -*- and in upper case (the lazy run; 3.15 records utf-8)
+CASES['cookie_variants']['files']['cv_plain.py'] = '{PLAINCOOKIE}\nlazy import other\ndef get():\n    return other.Y\n'
+CASES['cookie_variants']['files']['cv_upper.py'] = '{UPPERCOOKIE}\nlazy from pkg import sub\ndef get():\n    return sub.Z\n'
+case('script_with_shebang', files={
+    'main.py': '#!/usr/bin/env python3\n{COOKIE}\nlazy import heavy\nimport probe\nprint(probe.loaded())\nprint(heavy.X, probe.loaded())\n',
+})
+case('crlf_and_no_final_newline', files={
+    'main.py': '{COOKIE}\r\nimport probe\r\nlazy from heavy import (\r\n    X,\r\n)\r\nprint(probe.loaded())\r\nprint(X, probe.loaded())',
+})
+
+# -- the user's own source: tracebacks, inspect, linecache, warnings, pdb ----------
+case('source_everywhere', '''\
+import inspect, linecache, probe, warnings, sys, traceback
+lazy import heavy
+lazy from other import (
+    Y,
+)
+def func():
+    return heavy.X
+print(inspect.getsource(func), end='')
+print(linecache.getline(__file__, 3), end='')
+print(''.join(linecache.getlines(__file__)[3:6]), end='')
+def warn():
+    warnings.warn('careful', UserWarning)
+warnings.simplefilter('always')
+with warnings.catch_warnings(record=True) as w:
+    warn()
+print(w[0].lineno, linecache.getline(__file__, w[0].lineno).strip())
+try:
+    heavy.nope
+except AttributeError:
+    print(traceback.format_exc().splitlines()[-2].strip())
+''')
+case('pdb_list', '''\
+lazy import heavy
+def target():
+    x = heavy.X
+    return x
+import pdb
+pdb.Pdb(nosigint=True, readrc=False).runcall(target)
+''')
+CASES['pdb_list']['stdin'] = 'list 2, 5\ncontinue\n'
+
+# -- threads -------------------------------------------------------------------------
+case('threads_first_use', '''\
+import threading, sys
+lazy import slowmod
+lazy from slowmod import VALUE
+results = []
+barrier = threading.Barrier(32)
+def worker():
+    barrier.wait()
+    results.append((slowmod, VALUE))
+threads = [threading.Thread(target=worker) for _ in range(32)]
+for t in threads: t.start()
+for t in threads: t.join()
+mods = {id(m) for m, _ in results}
+print(len(results), len(mods), {v for _, v in results}, slowmod.COUNT, type(globals()['slowmod']).__name__)
+''', files={'slowmod.py': "import time\nimport builtins\nbuiltins.__dict__.setdefault('_slow_count', 0)\nbuiltins._slow_count += 1\nCOUNT = builtins._slow_count\ntime.sleep(0.2)\nVALUE = 'v'\n"})

@@ -1,0 +1,31 @@
+"""Each case of cases.py, run with lazy_codec, prints what native 3.15 printed."""
+import re
+import sys
+
+import pytest
+
+from cases import CASES
+from harness import LAZY_COOKIE, NATIVE_COOKIE, expected_path, run_case
+
+NATIVE = sys.version_info >= (3, 15)
+
+
+def _for_this_version(expected: str) -> str:
+    if sys.version_info < (3, 10):  # SyntaxError has no end position before 3.10
+        expected = re.sub(
+            r"^(  syntax: .*? \S+\.py -?\d+ -?\d+) -?\d+ -?\d+ ", r"\1 n/a n/a ", expected, flags=re.M,
+        )
+    return expected
+
+
+@pytest.mark.parametrize('name', sorted(CASES))
+def test_case(name):
+    case = CASES[name]
+    actual = run_case(case, sys.executable, LAZY_COOKIE)
+    if case['oracle'] == 'eager':
+        # the interpreter's own error: this interpreter, the eager program
+        expected = run_case(case, sys.executable, NATIVE_COOKIE, eager=not NATIVE)
+    else:
+        with open(expected_path(name), encoding='utf-8') as f:
+            expected = _for_this_version(f.read())
+    assert actual == expected
