@@ -60,8 +60,6 @@ def decode(data, errors: str = 'strict') -> tuple[str, int]:
     try:
         text, consumed = codecs.utf_8_decode(data, errors, True)
     except UnicodeDecodeError:
-        if _NATIVE:
-            raise
         if reader == 'display':
             return codecs.utf_8_decode(data, 'replace', True)
         return _undecodable(bytes(data), first_line), len(data)
@@ -85,10 +83,11 @@ def _undecodable(data: bytes, first_line: int) -> str:
             getattr(exc, 'end_lineno', None) or exc.lineno or 1,
             getattr(exc, 'end_offset', None) or exc.offset or 1, True,
         )
+        text = exc.text
     else:  # cannot happen: the bytes are not UTF-8
         raise AssertionError('undecodable source compiled')
     lines = _rewrite.split_lines(data.decode('utf-8', 'replace'))
-    return _rewrite.error_source(lines, error, first_line)
+    return _rewrite.error_source(lines, error, first_line, text=text)
 
 
 class IncrementalDecoder(codecs.BufferedIncrementalDecoder):
@@ -126,7 +125,7 @@ if _NATIVE:
 codec_info = codecs.CodecInfo(
     name=NAME,
     encode=_utf_8.encode,
-    decode=decode if not _NATIVE else _utf_8.decode,
+    decode=decode,  # plain UTF-8 on 3.15+, but for how a decoding error is reported
     incrementalencoder=_utf_8.incrementalencoder,
     incrementaldecoder=IncrementalDecoder,
     streamreader=StreamReader,

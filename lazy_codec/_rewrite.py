@@ -339,15 +339,18 @@ def _ending(line: str) -> str:
     return line[len(line.rstrip('\r\n')):]
 
 
-def error_source(lines: list[str], error: LazyError, first_line: int = 1) -> str:
+def error_source(lines: list[str], error: LazyError, first_line: int = 1,
+                 text: str | None = None) -> str:
     """the whole module as one raise of `error`, on its line; the text's
-    first line is the file's line `first_line`"""
+    first line is the file's line `first_line`; `text` is the error's source
+    line if not the file's own"""
     out = [_ending(line) or '\n' for line in lines]
     shift = first_line - 1
+    extra = '' if text is None else f', {text!r}'
     out[error.lineno - 1] = (
         f'from {ENTRY_MODULE} import syntax_error as {ENTRY_NAME};'
         f'raise {ENTRY_NAME}({error.msg!r}, {error.lineno + shift}, {error.offset}, '
-        f'{error.end_lineno + shift}, {error.end_offset})' + out[error.lineno - 1]
+        f'{error.end_lineno + shift}, {error.end_offset}{extra})' + out[error.lineno - 1]
     )
     return ''.join(out)
 

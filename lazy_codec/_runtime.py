@@ -380,13 +380,16 @@ def _absolute(module: str, level: int, globals_: dict) -> str:
     return f'{bits[0]}.{module}' if module else bits[0]
 
 
-def syntax_error(msg: str, lineno: int, offset: int, end_lineno: int, end_offset: int) -> SyntaxError:
-    """the SyntaxError 3.15's compiler raises, for the module that calls this"""
+def syntax_error(msg: str, lineno: int, offset: int, end_lineno: int, end_offset: int,
+                 text: str | None = _MISSING) -> SyntaxError:
+    """the SyntaxError 3.15's compiler raises, for the module that calls
+    this; its source line is the file's, unless `text` is given"""
     frame = _getframe(1)
     frame.f_locals.pop(ENTRY_NAME, None)
     filename = frame.f_code.co_filename
-    import linecache
-    text = linecache.getline(filename, lineno) or None
+    if text is _MISSING:
+        import linecache
+        text = linecache.getline(filename, lineno) or None
     details = (filename, lineno, offset, text)
     if sys.version_info >= (3, 10):
         details += (end_lineno, end_offset)

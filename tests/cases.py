@@ -6,7 +6,8 @@ pkg, broken, probe, ...) are in harness.COMMON."""
 CASES = {}
 
 
-def case(name, main=None, files=None, argv=None, mode='out', env=None, oracle='native'):
+def case(name, main=None, files=None, argv=None, mode='out', env=None, oracle='native',
+         min_version=(3, 9)):
     """oracle: 'native' (3.15's recorded output) or 'eager' (this interpreter
     running the same program with `lazy ` removed: for the interpreter's own
     errors, whose wording differs by version)"""
@@ -14,7 +15,7 @@ def case(name, main=None, files=None, argv=None, mode='out', env=None, oracle='n
     if main is not None:
         files['main.py'] = '{COOKIE}\n' + main
     CASES[name] = {'files': files, 'argv': argv or ['main.py'], 'mode': mode, 'env': env or {},
-                   'oracle': oracle}
+                   'oracle': oracle, 'min_version': min_version}
 
 
 # -- nothing happens at the statement; forms of the statement -------------------
@@ -72,13 +73,23 @@ while True:
     break
 with open(__file__) as fh:
     lazy import colorsys
-match sys.argv:
-    case [_, *rest]:
-        lazy import json
-print(probe.loaded(), sorted(n for n in ('heavy', 'other', 'pkg', 'sub2', 'colorsys', 'json') if n in globals()))
+print(probe.loaded(), sorted(n for n in ('heavy', 'other', 'pkg', 'sub2', 'colorsys') if n in globals()))
 print(other.Y, pkg.sub.Z, sub2.W)
 print(probe.loaded())
 ''')
+
+case('blocks_match', '''\
+import probe, sys
+match sys.argv:
+    case [_, *rest]:
+        lazy import other
+    case _:
+        lazy import heavy
+match 1:
+    case 1: lazy from pkg import sub
+print(probe.loaded(), sorted(n for n in ('heavy', 'other', 'sub') if n in globals()))
+print(other.Y, sub.Z, probe.loaded())
+''', min_version=(3, 10))
 
 case('relative', files={
     'app/__init__.py': '',

@@ -21,6 +21,8 @@ def _for_this_version(expected: str) -> str:
 @pytest.mark.parametrize('name', sorted(CASES))
 def test_case(name):
     case = CASES[name]
+    if sys.version_info < case['min_version']:
+        pytest.skip(f'needs Python {case["min_version"]} syntax')
     actual = run_case(case, sys.executable, LAZY_COOKIE)
     if case['oracle'] == 'eager':
         # the interpreter's own error: this interpreter, the eager program
