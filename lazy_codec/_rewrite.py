@@ -22,9 +22,10 @@ ENTRY_MODULE = 'lazy_codec._abi1'
 ENTRY_NAME = '__lazy_codec_abi1__'
 
 # where a lazy statement can be: the word, then blanks or backslash
-# continuations, then `import` or `from`
+# continuations, then `import` or `from` (and not preceded by a name's
+# character or a dot: checked apart, so that the search runs on the literal)
 _CANDIDATE = re.compile(
-    r'(?<![\w.])lazy(?:[ \t\f]+|[ \t\f]*\\(?:\r\n|\r|\n)[ \t\f]*)+(?:import|from)\b',
+    r'lazy(?:[ \t\f]+|[ \t\f]*\\(?:\r\n|\r|\n)[ \t\f]*)+(?:import|from)\b',
 )
 _LINE = re.compile(r'[^\r\n]*(?:\r\n|\r|\n)?')
 _NEWLINE = re.compile(r'\r\n?|\n')
@@ -55,20 +56,36 @@ LazyError = namedtuple('LazyError', 'msg lineno offset end_lineno end_offset gra
 _Tok = tokenize.TokenInfo
 
 
-def _tokens(lines: list[str]):
-    """tokenize `lines` as the compiler does; stops quietly at an error"""
-    feed = (line.rstrip('\r\n') + '\n' for line in lines)
+class _LineReader:
+    """the text's physical lines, split only as far as the tokenizer reads"""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.lines: list[str] = []  # the lines read so far, endings kept
+        self.end = 0  # where the next line starts
+
+    def readline(self) -> str:
+        line = _LINE.match(self.text, self.end).group()
+        if not line:
+            return ''
+        self.lines.append(line)
+        self.end += len(line)
+        # the tokenizer wants '\n' endings; columns are the same
+        return line.rstrip('\r\n') + '\n'
+
+
+def _tokens(reader: _LineReader):
+    """tokenize as the compiler does; stops quietly at an error"""
     try:
-        for tok in tokenize.generate_tokens(lambda: next(feed, '')):
-            yield tok
+        yield from tokenize.generate_tokens(reader.readline)
     except (tokenize.TokenError, SyntaxError):
         return  # the compiler will report it, at its own line
 
 
-def _logical_lines(lines: list[str], stop_after: int):
+def _logical_lines(reader: _LineReader, stop_after: int):
     """yield the significant tokens of each logical line through `stop_after`"""
     current: list[_Tok] = []
-    for tok in _tokens(lines):
+    for tok in _tokens(reader):
         if tok.type in _SKIP:
             continue
         if tok.type in (tokenize.INDENT, tokenize.DEDENT):
@@ -251,14 +268,15 @@ Edit = namedtuple('Edit', 'start end code')
 _NEUTRAL = '(None'
 
 
-def find_lazy(lines: list[str], stop_after: int) -> tuple[list[Edit], list[tuple[LazyError, Edit]]]:
-    """the edits for valid lazy statements, and the rejected ones' errors"""
+def find_lazy(reader: _LineReader, stop_after: int) -> tuple[list[Edit], list[tuple[LazyError, Edit]]]:
+    """the edits for valid lazy statements, and the rejected ones' errors,
+    reading the text's lines through `stop_after`"""
     edits: list[Edit] = []
     errors: list[tuple[LazyError, Edit]] = []
     blocks: list[str] = []  # the compound word that opened each open block
     last_header: dict[int, str] = {}  # per depth: the last compound word there
     pending_block = None
-    for line in _logical_lines(lines, stop_after):
+    for line in _logical_lines(reader, stop_after):
         tok = line[0]
         if tok.type == tokenize.INDENT:
             blocks.append(pending_block or 'if')
@@ -362,21 +380,35 @@ def split_lines(text: str) -> list[str]:
     return lines
 
 
+def _last_candidate(text: str) -> int:
+    """where the last possible lazy statement starts, or -1"""
+    end = len(text)
+    while True:
+        at = text.rfind('lazy', 0, end)
+        if at < 0:
+            return -1
+        before = text[at - 1:at]
+        if _CANDIDATE.match(text, at) and not (before.isidentifier() or before.isdigit() or before == '.'):
+            return at
+        end = at + 3  # rfind's end is exclusive: the next match starts before `at`
+
+
 def rewrite(text: str, first_line: int = 1) -> str:
     """the source the compiler sees for `text`, a module with the cookie
     whose first line is the file's line `first_line`"""
-    last = None
-    for last in _CANDIDATE.finditer(text):
-        pass
-    if last is None:
+    last = _last_candidate(text)
+    if last < 0:
         return text
-    lines = split_lines(text)
-    stop_after = len(_NEWLINE.findall(text, 0, last.start())) + 1
-    edits, errors = find_lazy(lines, stop_after)
+    stop_after = len(_NEWLINE.findall(text, 0, last)) + 1
+    reader = _LineReader(text)
+    edits, errors = find_lazy(reader, stop_after)
     if not errors:
-        return ''.join(_apply(lines, edits)) if edits else text
+        if not edits:
+            return text
+        return ''.join(_apply(reader.lines, edits)) + text[reader.end:]
     # 3.15 reports the parser's first error, else the compiler's first: the
     # file's own errors are found by compiling it with bad statements neutral
+    lines = split_lines(text)
     probe = ''.join(_apply(lines, edits + [edit for _, edit in errors]))
     grammar = [error for error, _ in errors if error.grammar]
     try:
