@@ -1,0 +1,118 @@
+"""The rewrite itself: tables of source -> rewritten source."""
+import pytest
+
+from lazy_codec._rewrite import rewrite, split_lines
+
+_IMPORT = 'from lazy_codec._abi1 import lazy_import as __lazy_codec_abi1__;__lazy_codec_abi1__'
+_FROM = 'from lazy_codec._abi1 import lazy_from as __lazy_codec_abi1__;__lazy_codec_abi1__'
+_ERROR = 'from lazy_codec._abi1 import syntax_error as __lazy_codec_abi1__;raise __lazy_codec_abi1__'
+
+
+@pytest.mark.parametrize('src', (
+    pytest.param('', id='empty'),
+    pytest.param('import os\n', id='eager import'),
+    pytest.param('lazy = 1\nprint(lazy)\n', id='lazy is a name'),
+    pytest.param('lazy.import_x = 1\n', id='attribute'),
+    pytest.param('def lazy():\n    pass\n', id='function named lazy'),
+    pytest.param('f(lazy=1)\n', id='keyword argument'),
+    pytest.param('x = lazy\nimport os\n', id='name then import on the next line'),
+    pytest.param('s = """\nlazy import os\n"""\n', id='in a string'),
+    pytest.param('# lazy import os\n', id='in a comment'),
+    pytest.param('def f():\n    """lazy import os"""\n', id='in a docstring'),
+    pytest.param('x = f"{y} lazy import os {z!r}"\n', id='in an f-string'),
+    pytest.param("x = f'{lazy}'\nlazy\nimport os\n", id='name alone on its line'),
+    pytest.param('nonlazy = 1\nalazy = 2\n', id='lazy inside names'),
+    pytest.param('x = a.lazy\nimport os\n', id='after a dot'),
+    pytest.param('x.lazy\nimport os\n', id='attribute at line end'),
+    pytest.param('print(lazy, import_)\n', id='in call'),
+))
+def test_noop(src):
+    assert rewrite(src) == src
+
+
+@pytest.mark.parametrize(('src', 'expected'), (
+    pytest.param('lazy import os\n', f"{_IMPORT}(('os', None))\n", id='import'),
+    pytest.param('lazy import a.b.c\n', f"{_IMPORT}(('a.b.c', None))\n", id='dotted'),
+    pytest.param('lazy import a.b as c\n', f"{_IMPORT}(('a.b', 'c'))\n", id='as'),
+    pytest.param('lazy import a, b.c as d\n', f"{_IMPORT}(('a', None), ('b.c', 'd'))\n", id='several'),
+    pytest.param('lazy from m import x\n', f"{_FROM}('m', 0, ('x', None))\n", id='from'),
+    pytest.param('lazy from m import x as y, z\n', f"{_FROM}('m', 0, ('x', 'y'), ('z', None))\n",
+                 id='from as'),
+    pytest.param('lazy from . import x\n', f"{_FROM}('', 1, ('x', None))\n", id='relative'),
+    pytest.param('lazy from ..pkg.mod import y\n', f"{_FROM}('pkg.mod', 2, ('y', None))\n",
+                 id='relative dotted'),
+    pytest.param('lazy from ... import y\n', f"{_FROM}('', 3, ('y', None))\n", id='ellipsis token'),
+    pytest.param('lazy from m import (x,)\n', f"{_FROM}('m', 0, ('x', None))\n", id='trailing comma'),
+    pytest.param(
+        'lazy from m import (\n    a,  # why\n    b as c,\n)  # end\nx = 1\n',
+        f"{_FROM}('m', 0, ('a', None), ('b', 'c')\n\n\n)  # end\nx = 1\n",
+        id='multi-line keeps lines',
+    ),
+    pytest.param('lazy \\\n  import os\n', f"{_IMPORT}(('os', None)\n)\n", id='continuation'),
+    pytest.param('x = 1; lazy import os; y = 2\n', f"x = 1; {_IMPORT}(('os', None)); y = 2\n",
+                 id='semicolons'),
+    pytest.param(
+        'lazy import a; lazy from b import c\n',
+        f"{_IMPORT}(('a', None)); {_FROM}('b', 0, ('c', None))\n",
+        id='two on a line',
+    ),
+    pytest.param('if x:\n    lazy import os  # c\n', f"if x:\n    {_IMPORT}(('os', None))  # c\n",
+                 id='in if'),
+    pytest.param('if x: lazy import os\n', f"if x: {_IMPORT}(('os', None))\n", id='after colon'),
+    pytest.param('lazy  import\tos\n', f"{_IMPORT}(('os', None))\n", id='odd whitespace'),
+    pytest.param('x = 1\r\nlazy import os\r\ny = 2', f"x = 1\r\n{_IMPORT}(('os', None))\r\ny = 2",
+                 id='crlf, no final newline'),
+    pytest.param('lazy import os\rx = 1\r', f"{_IMPORT}(('os', None))\rx = 1\r", id='cr only'),
+    pytest.param('for i in r:\n    lazy import os\nelse:\n    lazy import sys\n',
+                 f"for i in r:\n    {_IMPORT}(('os', None))\nelse:\n    {_IMPORT}(('sys', None))\n",
+                 id='for else'),
+))
+def test_rewrite(src, expected):
+    assert rewrite(src) == expected
+    assert len(split_lines(rewrite(src))) == len(split_lines(src))
+
+
+@pytest.mark.parametrize(('src', 'raised'), (
+    pytest.param('def f():\n    lazy import os\n',
+                 "('lazy import not allowed inside functions', 2, 5, 2, 19)", id='function'),
+    pytest.param('async def f():\n    lazy import os\n',
+                 "('lazy import not allowed inside functions', 2, 5, 2, 19)", id='async function'),
+    pytest.param('class C:\n    lazy from os import path\n',
+                 "('lazy from ... import not allowed inside classes', 2, 5, 2, 29)", id='class'),
+    pytest.param('try:\n    lazy import os\nexcept E:\n    pass\n',
+                 "('lazy import not allowed inside try/except blocks', 2, 5, 2, 19)", id='try'),
+    pytest.param('try: pass\nexcept E: pass\nelse: lazy import os\n',
+                 "('lazy import not allowed inside try/except blocks', 3, 7, 3, 21)", id='try else'),
+    pytest.param('if x:\n    pass\nelse: lazy import os\n', None, id='if else is fine'),
+    pytest.param('lazy from m import *\n', "('lazy from ... import * is not allowed', 1, 1, 1, 21)",
+                 id='star'),
+    pytest.param('lazy from __future__ import annotations\n',
+                 "('lazy from __future__ import is not allowed', 1, 1, 1, 5)", id='future'),
+    pytest.param('lazy import os,\n', "('invalid syntax', 1, 16, 1, 17)", id='trailing comma'),
+    pytest.param('lazy from m import a,\n',
+                 "('trailing comma not allowed without surrounding parentheses', 1, 22, 1, 23)",
+                 id='from trailing comma'),
+    pytest.param('lazy import a as\n', "('invalid syntax', 1, 17, 1, 18)", id='as nothing'),
+    pytest.param('f = lambda: 0\nlazy import os\n', None, id='lambda colon'),
+))
+def test_rejected(src, raised):
+    out = rewrite(src)
+    assert len(split_lines(out)) == len(split_lines(src))
+    if raised is None:
+        assert _ERROR not in out
+    else:
+        assert f'{_ERROR}{raised[:-1]}' in out
+
+
+def test_stops_after_last_lazy_line():
+    # the rest of the file is returned as it is, without being tokenized:
+    # an unterminated string after the last lazy statement is left to the compiler
+    src = 'lazy import os\n' + 'x = 1\n' * 3 + 'y = "unterminated\n'
+    assert rewrite(src) == f"{_IMPORT}(('os', None))\n" + 'x = 1\n' * 3 + 'y = "unterminated\n'
+
+
+def test_own_error_first():
+    # a parser error before a misplaced lazy statement is the compiler's to report
+    src = 'x = = 1\ndef f():\n    lazy import os\n'
+    out = rewrite(src)
+    assert _ERROR not in out and out.startswith('x = = 1\n')

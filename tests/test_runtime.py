@@ -1,0 +1,116 @@
+"""The runtime's structural promises, checked in subprocesses with the
+package installed (no timings: facts that imply speed and safety)."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+COOKIE = '# -*- coding: lazy -*-\n'
+NATIVE = sys.version_info >= (3, 15)
+
+
+def run(tmp_path, files, main='main.py'):
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    proc = subprocess.run([sys.executable, main], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+@pytest.mark.skipif(NATIVE, reason='the backport runtime is not used on 3.15+')
+def test_fast_form_after_last_use(tmp_path):
+    # once every lazy name is used the module is exactly an eagerly importing
+    # one: exact str keys only (the dict form the specializer needs), plain
+    # module class, no helper names
+    out = run(tmp_path, {'main.py': COOKIE + textwrap.dedent('''\
+        import sys, types
+        lazy import json
+        lazy from fractions import Fraction
+        mod = sys.modules[__name__]
+        print(sorted({type(k).__name__ for k in globals()}), type(mod) is types.ModuleType)
+        json, Fraction
+        print(sorted({type(k).__name__ for k in globals()}), type(mod) is types.ModuleType)
+        print([k for k in globals() if 'lazy_codec' in k])
+    ''')})
+    assert out.splitlines() == [
+        "['_LazyName', 'str'] False",
+        "['str'] True",
+        '[]',
+    ]
+
+
+@pytest.mark.skipif(NATIVE, reason='the backport runtime is not used on 3.15+')
+def test_store_then_load_leaves_fast_form(tmp_path):
+    out = run(tmp_path, {'main.py': COOKIE + textwrap.dedent('''\
+        import sys, types
+        lazy import json
+        json = 5
+        print(json, 'json' in sys.modules)
+        print(sorted({type(k).__name__ for k in globals()}), type(sys.modules[__name__]) is types.ModuleType)
+    ''')})
+    assert out.splitlines() == ['5 False', "['str'] True"]
+
+
+def test_bytecode_of_abi1_keeps_working(tmp_path):
+    # text exactly as release 0.1.0's rewrite emitted it: cached bytecode of
+    # it must run with every later release
+    emitted = (
+        "from lazy_codec._abi1 import lazy_import as __lazy_codec_abi1__;"
+        "__lazy_codec_abi1__(('json', None), ('xml.dom', 'dom'))\n"
+        "from lazy_codec._abi1 import lazy_from as __lazy_codec_abi1__;"
+        "__lazy_codec_abi1__('fractions', 0, ('Fraction', None), ('gcd', 'g'))\n"
+        "import sys\n"
+        "print('json' in sys.modules, json.dumps(1), Fraction(1, 2), dom.__name__)\n"
+        "print([k for k in globals() if 'lazy_codec' in k])\n"
+    )
+    (tmp_path / 'old.py').write_text(emitted)
+    import py_compile
+    pyc = py_compile.compile(str(tmp_path / 'old.py'), cfile=str(tmp_path / 'old.pyc'), doraise=True)
+    (tmp_path / 'old.py').unlink()
+    proc = subprocess.run([sys.executable, pyc], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == ['False 1 1/2 xml.dom', '[]']
+
+
+@pytest.mark.skipif(NATIVE, reason='the backport runtime is not used on 3.15+')
+def test_threads_race_on_first_use(tmp_path):
+    # 32 threads first-use the same lazy names at once, 30 times over fresh
+    # modules, while other threads import unrelated modules: one import per
+    # round, one object, no deadlock
+    files = {
+        'slow.py': 'import time\nimport counter\ncounter.n += 1\ntime.sleep(0.01)\nVALUE = object()\n',
+        'counter.py': 'n = 0\n',
+        'racer.py': COOKIE + 'lazy import slow\nlazy from slow import VALUE\n',
+        'main.py': textwrap.dedent('''\
+            import importlib, sys, threading
+            import counter
+            for round_ in range(30):
+                for name in ('racer', 'slow'):
+                    sys.modules.pop(name, None)
+                racer = importlib.import_module('racer')
+                seen = []
+                barrier = threading.Barrier(34)
+                def user():
+                    barrier.wait()
+                    seen.append((racer.slow, racer.VALUE))
+                def bystander():
+                    barrier.wait()
+                    for mod in ('csv', 'json', 'fractions'):
+                        importlib.import_module(mod)
+                threads = [threading.Thread(target=user) for _ in range(32)]
+                threads += [threading.Thread(target=bystander) for _ in range(2)]
+                for t in threads: t.start()
+                for t in threads: t.join(30)
+                assert not any(t.is_alive() for t in threads), 'deadlock'
+                assert len(seen) == 32
+                assert len({id(m) for m, _ in seen}) == 1 and len({id(v) for _, v in seen}) == 1
+                assert racer.__dict__['slow'] is seen[0][0]
+            print('imports', counter.n)
+        '''),
+    }
+    assert run(tmp_path, files).strip() == 'imports 30'
