@@ -20,6 +20,8 @@ from collections import namedtuple
 # run with the next, so these never change meaning (see _abi1.py)
 ENTRY_MODULE = 'lazy_codec._abi1'
 ENTRY_NAME = '__lazy_codec_abi1__'
+# a module that names this may make its plain imports lazy: all of it is read
+LAZY_MODULES_NAME = '__lazy_modules__'
 
 # where a lazy statement can be: the word, then blanks or backslash
 # continuations, then `import` or `from` (and not preceded by a name's
@@ -268,9 +270,11 @@ Edit = namedtuple('Edit', 'start end code')
 _NEUTRAL = '(None'
 
 
-def find_lazy(reader: _LineReader, stop_after: int) -> tuple[list[Edit], list[tuple[LazyError, Edit]]]:
+def find_lazy(reader: _LineReader, stop_after: int, plain: bool = False,
+              ) -> tuple[list[Edit], list[tuple[LazyError, Edit]]]:
     """the edits for valid lazy statements, and the rejected ones' errors,
-    reading the text's lines through `stop_after`"""
+    reading the text's lines through `stop_after`; with `plain`, also for the
+    module-level imports that `__lazy_modules__` or mode "all" can make lazy"""
     edits: list[Edit] = []
     errors: list[tuple[LazyError, Edit]] = []
     blocks: list[str] = []  # the compound word that opened each open block
@@ -297,6 +301,16 @@ def find_lazy(reader: _LineReader, stop_after: int) -> tuple[list[Edit], list[tu
                     word = 'except'  # try's else block is part of the try
                 last_header[len(blocks)] = word
                 pending_block = word
+            if plain and first in ('import', 'from') and body_of is None:
+                edit = _plain_import(stmt, blocks)
+                if edit is not None:
+                    edits.append(edit)
+                continue
+            if plain and first in ('import', 'from') and body_of is not None:
+                edit = _plain_import(stmt, blocks + [body_of])
+                if edit is not None:
+                    edits.append(edit)
+                continue
             if not (first == 'lazy' and len(stmt) > 1 and stmt[0].type == tokenize.NAME
                     and stmt[1].string in ('import', 'from')):
                 continue
@@ -334,6 +348,20 @@ def _lazy_statement(stmt: list[_Tok], context: list[str]) -> tuple[Edit, LazyErr
     func = 'lazy_import' if parsed.kind == 'import' else 'lazy_from'
     code = f'from {ENTRY_MODULE} import {func} as {ENTRY_NAME};{ENTRY_NAME}({parsed.call}'
     return Edit(lazy_tok.start, last.end, code), None
+
+
+def _plain_import(stmt: list[_Tok], context: list[str]) -> Edit | None:
+    """the edit that makes an eligible plain import potentially lazy, as 3.15
+    does for `__lazy_modules__` and mode "all": not in a function, class or
+    try block, not `*`, not `__future__`"""
+    if _place_error('import', context) is not None:
+        return None
+    parsed = _parse([stmt[0]] + stmt)
+    if not isinstance(parsed, _Spec):
+        return None  # `*`, `__future__`, or the compiler's own error
+    func = 'maybe_lazy_import' if parsed.kind == 'import' else 'maybe_lazy_from'
+    code = f'from {ENTRY_MODULE} import {func} as {ENTRY_NAME};{ENTRY_NAME}({parsed.call}'
+    return Edit(stmt[0].start, stmt[-1].end, code)
 
 
 def _apply(lines: list[str], edits: list[Edit]) -> list[str]:
@@ -396,12 +424,13 @@ def _last_candidate(text: str) -> int:
 def rewrite(text: str, first_line: int = 1) -> str:
     """the source the compiler sees for `text`, a module with the cookie
     whose first line is the file's line `first_line`"""
+    plain = LAZY_MODULES_NAME in text
     last = _last_candidate(text)
-    if last < 0:
+    if last < 0 and not plain:
         return text
-    stop_after = len(_NEWLINE.findall(text, 0, last)) + 1
+    stop_after = len(_NEWLINE.findall(text, 0, last)) + 1 if not plain else len(text) + 1
     reader = _LineReader(text)
-    edits, errors = find_lazy(reader, stop_after)
+    edits, errors = find_lazy(reader, stop_after, plain)
     if not errors:
         if not edits:
             return text

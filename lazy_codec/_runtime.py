@@ -95,11 +95,7 @@ def _new_lazy(name, statement, globals_, frame, submodule=None, base=None) -> La
 
 def _import_target(lazy: LazyImportType):
     """(value, None) or (None, the exception to raise, chained as 3.15 does)"""
-    key = (lazy._statement, lazy._filename, lazy._lineno)
-    code = _statement_codes.get(key)
-    if code is None:
-        code = compile(lazy._statement, lazy._filename, 'exec', dont_inherit=True)
-        code = _statement_codes[key] = _at_line(code, lazy._lineno)
+    code = _statement_code(lazy._statement, lazy._filename, lazy._lineno)
     handling = sys.exc_info()[1]
     namespace: dict[str, object] = {}
     try:
@@ -115,6 +111,15 @@ def _import_target(lazy: LazyImportType):
     elif lazy._submodule not in sys.modules:
         _watch(value)  # its attribute imports the submodule, as on 3.15
     return value, None
+
+
+def _statement_code(statement: str, filename: str, lineno: int):
+    key = (statement, filename, lineno)
+    code = _statement_codes.get(key)
+    if code is None:
+        code = compile(statement, filename, 'exec', dont_inherit=True)
+        code = _statement_codes[key] = _at_line(code, lineno)
+    return code
 
 
 def _at_line(code, lineno: int):
@@ -313,14 +318,88 @@ def _pending_submodule(module, attr: str):
     return value
 
 
+# -- the mode and the filter (3.15's sys.set_lazy_imports and _filter) --------
+
+_mode = 'normal'  # 'normal': `lazy` statements and __lazy_modules__; 'all': every eligible import
+_filter = None  # called at each potentially lazy import; falsy: import eagerly
+
+
+def set_lazy_imports(*args):
+    if len(args) != 1:
+        raise TypeError("set_lazy_imports() missing required argument 'mode' (pos 1)")
+    mode, = args
+    if not isinstance(mode, str):
+        raise TypeError("mode must be a string: 'normal' or 'all'")
+    if mode not in ('normal', 'all'):
+        raise ValueError("mode must be 'normal' or 'all'")
+    global _mode
+    _mode = mode
+
+
+def get_lazy_imports() -> str:
+    return _mode
+
+
+def set_lazy_imports_filter(*args):
+    if len(args) != 1:
+        raise TypeError("set_lazy_imports_filter() missing required argument 'filter' (pos 1)")
+    func, = args
+    if func is not None and not callable(func):
+        raise ValueError('filter provided but is not callable')
+    global _filter
+    _filter = func
+
+
+def get_lazy_imports_filter():
+    return _filter
+
+
+def _lazy_here(frame, name: str, fromlist, explicit: bool) -> bool:
+    """does this import statement bind lazily, as 3.15 decides?"""
+    if not explicit and _mode != 'all':
+        listed = frame.f_globals.get('__lazy_modules__')
+        if listed is None or name not in listed:
+            return False
+    if _filter is not None and not _filter(frame.f_globals.get('__name__'), name, fromlist):
+        return False
+    return True
+
+
+def _eager(frame, statement: str) -> None:
+    """run `statement` as the plain import it is, where it is written"""
+    code = _statement_code(statement, frame.f_code.co_filename, frame.f_lineno)
+    exec(code, frame.f_globals, frame.f_locals)
+
+
 # -- the entry points (lazy_codec._abi1 gives them their stable names) --------
 
 def lazy_import(*aliases: tuple[str, str | None]) -> None:
     """`lazy import a.b.c as d, e` -> lazy_import(('a.b.c', 'd'), ('e', None))"""
-    frame = _getframe(1)
+    _import(_getframe(1), aliases, True)
+
+
+def maybe_lazy_import(*aliases: tuple[str, str | None]) -> None:
+    """a plain `import` that `__lazy_modules__` or mode "all" can make lazy"""
+    _import(_getframe(1), aliases, False)
+
+
+def lazy_from(module: str, level: int, *aliases: tuple[str, str | None]) -> None:
+    """`lazy from ..m import x as y, z` -> lazy_from('m', 2, ('x', 'y'), ('z', None))"""
+    _from(_getframe(1), module, level, aliases, True)
+
+
+def maybe_lazy_from(module: str, level: int, *aliases: tuple[str, str | None]) -> None:
+    """a plain `from ... import` that `__lazy_modules__` or mode "all" can make lazy"""
+    _from(_getframe(1), module, level, aliases, False)
+
+
+def _import(frame, aliases, explicit: bool) -> None:
     namespace = frame.f_locals
     namespace.pop(ENTRY_NAME, None)
     for dotted, asname in aliases:
+        if not _lazy_here(frame, dotted, None, explicit):
+            _eager(frame, f'import {dotted}' + (f' as {asname}' if asname else ''))
+            continue
         if asname is None:
             top = dotted.partition('.')[0]
             lazy = _new_lazy(dotted, f'import {top} as v', frame.f_globals, frame,
@@ -334,12 +413,14 @@ def lazy_import(*aliases: tuple[str, str | None]) -> None:
         _bind(namespace, bound, lazy)
 
 
-def lazy_from(module: str, level: int, *aliases: tuple[str, str | None]) -> None:
-    """`lazy from ..m import x as y, z` -> lazy_from('m', 2, ('x', 'y'), ('z', None))"""
-    frame = _getframe(1)
+def _from(frame, module: str, level: int, aliases, explicit: bool) -> None:
     namespace = frame.f_locals
     namespace.pop(ENTRY_NAME, None)
     base = _absolute(module, level, frame.f_globals)
+    names = ', '.join(attr + (f' as {asname}' if asname else '') for attr, asname in aliases)
+    if not _lazy_here(frame, base, tuple(attr for attr, _ in aliases), explicit):
+        _eager(frame, f"from {'.' * level}{module} import {names}")
+        return
     loaded = sys.modules.get(base)
     if loaded is None:
         lazy_modules.add(base)
@@ -357,6 +438,24 @@ def lazy_from(module: str, level: int, *aliases: tuple[str, str | None]) -> None
         if full not in sys.modules:
             lazy_modules.add(full)
         _bind(namespace, bound, lazy)
+
+
+def __lazy_import__(name, globals=None, locals=None, fromlist=(), level=0):
+    """Lazily imports a module.
+
+    Returns either the module to be imported or a lazy_import object which
+    indicates the module to be lazily imported."""
+    frame = _getframe(1)
+    globals_ = frame.f_globals if globals is None else globals
+    base = _absolute(name, level, globals_)
+    if fromlist:
+        loaded = sys.modules.get(base)
+        if loaded is not None:
+            return loaded
+        return _new_lazy(base, f"import {base} as v", globals_, frame)
+    top = base.partition('.')[0]
+    return _new_lazy(base, f'import {top} as v', globals_, frame,
+                     submodule=base if top != base else None)
 
 
 def _absolute(module: str, level: int, globals_: dict) -> str:
@@ -394,3 +493,23 @@ def syntax_error(msg: str, lineno: int, offset: int, end_lineno: int, end_offset
     if sys.version_info >= (3, 10):
         details += (end_lineno, end_offset)
     return SyntaxError(msg, details)
+
+
+def _install_api() -> None:
+    """3.15's names for the feature, where the interpreter has none"""
+    import builtins
+    import types
+    for name, value in (
+        ('set_lazy_imports', set_lazy_imports), ('get_lazy_imports', get_lazy_imports),
+        ('set_lazy_imports_filter', set_lazy_imports_filter),
+        ('get_lazy_imports_filter', get_lazy_imports_filter),
+    ):
+        if not hasattr(sys, name):
+            setattr(sys, name, value)
+    if not hasattr(types, 'LazyImportType'):
+        types.LazyImportType = LazyImportType
+    if not hasattr(builtins, '__lazy_import__'):
+        builtins.__lazy_import__ = __lazy_import__
+
+
+_install_api()
