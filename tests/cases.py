@@ -570,3 +570,93 @@ for t in threads: t.join()
 mods = {id(m) for m, _ in results}
 print(len(results), len(mods), {v for _, v in results}, slowmod.COUNT, type(globals()['slowmod']).__name__)
 ''', files={'slowmod.py': "import time\nimport builtins\nbuiltins.__dict__.setdefault('_slow_count', 0)\nbuiltins._slow_count += 1\nCOUNT = builtins._slow_count\ntime.sleep(0.2)\nVALUE = 'v'\n"})
+
+# -- 3.15's controls: the API, the filter, __lazy_modules__ ------------------------
+case('api_functions', '''\
+lazy import heavy
+import sys, types, builtins
+print(sys.get_lazy_imports(), sys.get_lazy_imports_filter())
+for bad in ('none', 'ALL', 1, None):
+    try:
+        sys.set_lazy_imports(bad)
+    except (TypeError, ValueError) as e:
+        print('set', repr(bad), type(e).__name__, e)
+for bad in (1, 'x'):
+    try:
+        sys.set_lazy_imports_filter(bad)
+    except (TypeError, ValueError) as e:
+        print('filter', repr(bad), type(e).__name__, e)
+for call in (sys.set_lazy_imports, sys.set_lazy_imports_filter):
+    try:
+        call()
+    except TypeError as e:
+        print(type(e).__name__, e)
+sys.set_lazy_imports('all'); print(sys.get_lazy_imports())
+sys.set_lazy_imports('normal'); print(sys.get_lazy_imports())
+f = lambda *a: True
+sys.set_lazy_imports_filter(f); print(sys.get_lazy_imports_filter() is f)
+sys.set_lazy_imports_filter(None); print(sys.get_lazy_imports_filter())
+print(types.LazyImportType is type(globals()['heavy']), type(sys.lazy_modules).__name__)
+print(callable(builtins.__lazy_import__))
+''')
+
+case('filter_calls', files={
+    'fpkg/__init__.py': '',
+    'fpkg/sib.py': "print('import fpkg.sib')\nS = 1\n",
+    'fpkg/m.py': '''{COOKIE}
+import sys
+lazy import heavy as _first
+calls = []
+def filt(importer, name, fromlist):
+    calls.append((importer, name, fromlist))
+    return name not in ('other', 'colorsys')
+sys.set_lazy_imports_filter(filt)
+lazy import json
+lazy import pkg.deep.leaf as leaf
+lazy from . import sib
+lazy from .sib import S
+lazy from os import path
+lazy import other
+lazy from pkg import sub, sub2 as s2
+lazy import colorsys, pkg.sub2
+for c in calls:
+    print(c)
+import probe
+print(probe.loaded(), probe.kind(globals(), 'other'), probe.kind(globals(), 'colorsys'), probe.kind(globals(), 'json'))
+for result in (0, '', [], 1, 'yes', [0]):
+    sys.set_lazy_imports_filter(lambda *a, r=result: r)
+    lazy import fractions
+    print(repr(result), probe.kind(globals(), 'fractions'))
+    del fractions
+def boom(*a):
+    raise KeyError('from the filter')
+sys.set_lazy_imports_filter(boom)
+''',
+    'main.py': '{COOKIE}\nimport fpkg.m\nimport sys\ntry:\n    import filter_raises\nexcept KeyError as e:\n    print("raised", e)\nsys.set_lazy_imports_filter(None)\n',
+    'filter_raises.py': '{COOKIE}\nlazy import heavy\nprint("not reached")\n',
+})
+
+case('lazy_modules_container', files={
+    'as_list.py': "{COOKIE}\n__lazy_modules__ = ['heavy', 'pkg.sub']\nimport heavy\nimport pkg.sub\nimport other\nfrom pkg import sub2\nimport probe\nprint('list', probe.kind(globals(), 'heavy'), probe.kind(globals(), 'pkg'), probe.kind(globals(), 'other'), probe.kind(globals(), 'sub2'))\n",
+    'as_set.py': "{COOKIE}\n__lazy_modules__ = {'colorsys', 'pkg'}\nimport colorsys\nfrom pkg import deep\nimport probe\nprint('set', probe.kind(globals(), 'colorsys'), probe.kind(globals(), 'deep'))\nprint(deep.leaf if False else 'deep', probe.loaded())\n",
+    'as_custom.py': '''{COOKIE}
+class Asked:
+    def __contains__(self, name):
+        print('  asked', name)
+        return name == 'json'
+__lazy_modules__ = Asked()
+import json
+import fractions as fr
+from os import path
+try:
+    import colorsys
+except ImportError:
+    pass
+def f():
+    import decimal
+if True:
+    import probe
+print('custom', type(globals()['json']).__name__, type(globals()['fr']).__name__)
+''',
+    'main.py': '{COOKIE}\nimport as_list, as_set, as_custom\n',
+})
