@@ -660,3 +660,6 @@ print('custom', type(globals()['json']).__name__, type(globals()['fr']).__name__
 ''',
     'main.py': '{COOKIE}\nimport as_list, as_set, as_custom\n',
 })
+
+# more cases live beside this file, one topic each
+import cases_faults  # noqa: E402,F401  (reliability: failures, threads, reload, ...)
