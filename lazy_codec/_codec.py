@@ -66,7 +66,9 @@ def decode(data, errors: str = 'strict') -> tuple[str, int]:
     if _NATIVE or reader == 'display':
         return text, consumed
     from lazy_codec._rewrite import rewrite
-    return rewrite(text, first_line), consumed
+    runtime = sys.modules.get('lazy_codec._runtime')
+    every_import = runtime is not None and runtime.get_lazy_imports() == 'all'
+    return rewrite(text, first_line, every_import), consumed
 
 
 def _undecodable(data: bytes, first_line: int) -> str:

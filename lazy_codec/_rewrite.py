@@ -421,10 +421,11 @@ def _last_candidate(text: str) -> int:
         end = at + 3  # rfind's end is exclusive: the next match starts before `at`
 
 
-def rewrite(text: str, first_line: int = 1) -> str:
+def rewrite(text: str, first_line: int = 1, every_import: bool = False) -> str:
     """the source the compiler sees for `text`, a module with the cookie
-    whose first line is the file's line `first_line`"""
-    plain = LAZY_MODULES_NAME in text
+    whose first line is the file's line `first_line`; `every_import` (mode
+    "all") makes every eligible plain import potentially lazy"""
+    plain = every_import or LAZY_MODULES_NAME in text
     last = _last_candidate(text)
     if last < 0 and not plain:
         return text

@@ -225,7 +225,9 @@ def _bind(namespace, name: str, lazy: LazyImportType) -> None:
     key.namespace = namespace
     key.lazy = lazy
     with _binding_lock:
-        old_key = next((k for k in namespace if isinstance(k, str) and _str_eq(k, name) is True), None)
+        old_key = None
+        if name in namespace:  # rare: find the key object bound now
+            old_key = next(k for k in namespace if isinstance(k, str) and _str_eq(k, name) is True)
         if old_key is None:
             namespace[key] = lazy
             added = True
@@ -334,6 +336,11 @@ def set_lazy_imports(*args):
         raise ValueError("mode must be 'normal' or 'all'")
     global _mode
     _mode = mode
+    from lazy_codec import _all
+    if mode == 'all':
+        _all.install()
+    else:
+        _all.uninstall()
 
 
 def get_lazy_imports() -> str:
@@ -496,7 +503,9 @@ def syntax_error(msg: str, lineno: int, offset: int, end_lineno: int, end_offset
 
 
 def _install_api() -> None:
-    """3.15's names for the feature, where the interpreter has none"""
+    """3.15's names for the feature, in place of the .pth's stubs"""
+    if sys.version_info >= (3, 15):
+        return  # the interpreter's own stand
     import builtins
     import types
     for name, value in (
@@ -504,12 +513,9 @@ def _install_api() -> None:
         ('set_lazy_imports_filter', set_lazy_imports_filter),
         ('get_lazy_imports_filter', get_lazy_imports_filter),
     ):
-        if not hasattr(sys, name):
-            setattr(sys, name, value)
-    if not hasattr(types, 'LazyImportType'):
-        types.LazyImportType = LazyImportType
-    if not hasattr(builtins, '__lazy_import__'):
-        builtins.__lazy_import__ = __lazy_import__
+        setattr(sys, name, value)
+    types.LazyImportType = LazyImportType
+    builtins.__lazy_import__ = __lazy_import__
 
 
 _install_api()

@@ -1,0 +1,23 @@
+"""`-X lazy_imports=MODE` and `PYTHON_LAZY_IMPORTS=MODE`, read at interpreter
+start by the .pth line (only when one of them is set), as 3.15 reads them:
+-X first; a bad value is a fatal error with 3.15's words and exit status."""
+from __future__ import annotations
+
+import os
+import sys
+
+
+def apply(xoption, environ) -> None:
+    if xoption is not None:
+        mode, source = xoption, '-X lazy_imports'
+    else:
+        mode, source = environ, 'PYTHON_LAZY_IMPORTS'
+    if mode not in ('all', 'normal'):
+        os.write(2, (
+            f"Fatal Python error: config_init_lazy_imports: {source}: invalid value; "
+            "expected 'all' or 'normal'\nPython runtime state: preinitialized\n\n"
+        ).encode())
+        os._exit(1)
+    if mode == 'all':
+        from lazy_codec import _runtime
+        _runtime.set_lazy_imports('all')
