@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 from _functools import partial
 from _operator import methodcaller
-from _thread import allocate_lock
+from _thread import allocate_lock, get_ident as _get_ident
 from types import ModuleType, TracebackType
 
 from lazy_codec._rewrite import ENTRY_NAME
@@ -172,6 +172,11 @@ class _LazyName(str):
             return False
         if self.lazy is None or not _loading(_getframe(1)):
             return True
+        if self.resolving == _get_ident():
+            # A load of this name while this thread imports its target: as
+            # before the binding existed, there is no such name yet (so that
+            # `from . import sub`, run in `sub`'s own package, imports it)
+            return False
         exc = _settle(self)
         if exc is not None:
             raise exc
@@ -193,7 +198,11 @@ def _settle(key: _LazyName) -> BaseException | None:
     if current is _MISSING:  # a copy of the dict: only the original reifies
         return None
     if current is lazy:
-        current, exc = _import_target(lazy)
+        key.resolving = _get_ident()
+        try:
+            current, exc = _import_target(lazy)
+        finally:
+            key.resolving = None
         if exc is not None:
             return exc
     with _binding_lock:
@@ -224,6 +233,7 @@ def _bind(namespace, name: str, lazy: LazyImportType) -> None:
     key = _LazyName(name)
     key.namespace = namespace
     key.lazy = lazy
+    key.resolving = None  # the thread importing the target, while it does
     with _binding_lock:
         old_key = None
         if name in namespace:  # rare: find the key object bound now

@@ -661,5 +661,49 @@ print('custom', type(globals()['json']).__name__, type(globals()['fr']).__name__
     'main.py': '{COOKIE}\nimport as_list, as_set, as_custom\n',
 })
 
+# -- mode "all", -X lazy_imports, PYTHON_LAZY_IMPORTS -------------------------------
+_ALL_FILES = {
+    'plainmod.py': "import colorsys\nimport other\nfrom pkg import sub\ntry:\n    import heavy\nexcept ImportError:\n    pass\ndef use():\n    return colorsys.__name__, other.Y, sub.Z\n",
+    'pkgall/__init__.py': "print('import pkgall')\nfrom . import a\nfrom .b import B\n",
+    'pkgall/a.py': "print('import pkgall.a')\nA = 'a'\n",
+    'pkgall/b.py': "print('import pkgall.b')\nB = 'b'\n",
+    'main.py': """{COOKIE}
+import sys, probe
+import json as plain_json
+print(sys.get_lazy_imports(), probe.kind(globals(), 'plain_json'))
+import plainmod, pkgall
+print(probe.loaded(), [probe.kind(vars(plainmod), n) for n in ('colorsys', 'other', 'sub', 'heavy')])
+print(plainmod.use(), probe.loaded())
+print(probe.kind(vars(pkgall), 'a'), probe.kind(vars(pkgall), 'B'))
+print(pkgall.a.A, pkgall.B)
+""",
+}
+case('mode_all_xoption', files=_ALL_FILES, argv=['-X', 'lazy_imports=all', 'main.py'])
+case('mode_all_environ', files=_ALL_FILES, env={'PYTHON_LAZY_IMPORTS': 'all'})
+case('mode_xoption_wins', files=_ALL_FILES, argv=['-X', 'lazy_imports=normal', 'main.py'],
+     env={'PYTHON_LAZY_IMPORTS': 'all'})
+case('mode_bad_xoption', files=_ALL_FILES, argv=['-X', 'lazy_imports=lazy', 'main.py'])
+case('mode_bad_environ', files=_ALL_FILES, env={'PYTHON_LAZY_IMPORTS': 'none'})
+case('mode_set_at_run_time', files=dict(_ALL_FILES, **{'main.py': """{COOKIE}
+import sys, probe
+lazy import heavy
+import plainmod
+print(probe.kind(vars(plainmod), 'other'))
+sys.set_lazy_imports('all')
+import pkgall
+print(probe.loaded(), probe.kind(vars(pkgall), 'a'))
+sys.set_lazy_imports('normal')
+import colorsys
+print(probe.kind(globals(), 'colorsys'))
+"""}))
+case('mode_all_cache_apart', files=dict(_ALL_FILES, **{'main.py': """{COOKIE}
+import subprocess, sys
+lazy import heavy
+code = "import plainmod, sys; print(sys.get_lazy_imports(), type(vars(plainmod)['other']).__name__)"
+for args in (['-X', 'lazy_imports=all'], [], ['-X', 'lazy_imports=all'], []):
+    out = subprocess.run([sys.executable, *args, '-c', code], capture_output=True, text=True)
+    print(out.stdout.strip(), out.returncode)
+"""}))
+
 # more cases live beside this file, one topic each
 import cases_faults  # noqa: E402,F401  (reliability: failures, threads, reload, ...)
