@@ -1,11 +1,17 @@
-"""Mode "all": every eligible module-level import of every module imported
-from then on is potentially lazy, as with 3.15's `-X lazy_imports=all`.
+"""Import hooks for modules without the cookie.
 
-A meta path finder, installed only while the mode is "all", hands source
-modules that the path finder finds to a loader that rewrites their plain
-imports (`_rewrite.rewrite(..., every_import=True)`) before compiling.  Their
+Mode "all": every eligible module-level import of every module imported from
+then on is potentially lazy, as with 3.15's `-X lazy_imports=all`.  A meta
+path finder, installed only while the mode is "all", hands source modules
+that the path finder finds to a loader that rewrites their plain imports
+(`_rewrite.rewrite(..., every_import=True)`) before compiling.  Their
 bytecode goes to its own cache file (optimization tag `lazyall`), so that a
 run in mode "normal", or without lazy_codec, never loads it.
+
+`__lazy_modules__` without the cookie (opt-in: LAZY_CODEC_LAZY_MODULES=1, as
+it reads every imported module's source): a module whose source names
+`__lazy_modules__` is rewritten the same way, and only its listed imports
+become lazy (tag `lazymods`); other modules load as usual.
 """
 from __future__ import annotations
 
@@ -22,6 +28,7 @@ OPTIMIZATION_TAG = 'lazyall'
 
 class AllImportsLoader(SourceFileLoader):
     """a source file loader whose modules' plain imports may be lazy"""
+    tag = OPTIMIZATION_TAG
 
     def source_to_code(self, data, path, *, _optimize=-1):
         match = COOKIE.search(b'\n'.join(data.split(b'\n', 2)[:2]))
@@ -37,7 +44,7 @@ class AllImportsLoader(SourceFileLoader):
     def get_code(self, fullname):
         # SourceLoader.get_code, with the bytecode path of our own tag
         source_path = self.get_filename(fullname)
-        tag = OPTIMIZATION_TAG + (str(sys.flags.optimize) if sys.flags.optimize else '')
+        tag = self.tag + (str(sys.flags.optimize) if sys.flags.optimize else '')
         bytecode_path = cache_from_source(source_path, optimization=tag)
         stats = self.path_stats(source_path)
         mtime, size = int(stats['mtime']), stats['size']
@@ -67,8 +74,20 @@ class AllImportsLoader(SourceFileLoader):
         return code
 
 
+class LazyModulesLoader(AllImportsLoader):
+    """as a source file loader, unless the source names __lazy_modules__"""
+    tag = 'lazymods'
+
+    def get_code(self, fullname):
+        with open(self.get_filename(fullname), 'rb') as f:
+            if b'__lazy_modules__' not in f.read():
+                return SourceFileLoader.get_code(self, fullname)
+        return super().get_code(fullname)
+
+
 class AllImportsFinder:
-    """finds what the path finder finds; source modules get AllImportsLoader"""
+    """finds what the path finder finds; source modules get `loader`"""
+    loader = AllImportsLoader
 
     @classmethod
     def find_spec(cls, name, path=None, target=None):
@@ -76,7 +95,7 @@ class AllImportsFinder:
             return None  # the runtime itself: its imports are what lazy imports call
         spec = PathFinder.find_spec(name, path, target)
         if spec is not None and type(spec.loader) is SourceFileLoader:
-            spec.loader = AllImportsLoader(spec.loader.name, spec.loader.path)
+            spec.loader = cls.loader(spec.loader.name, spec.loader.path)
         return spec
 
     @classmethod
@@ -84,12 +103,20 @@ class AllImportsFinder:
         pass
 
 
-def install() -> None:
-    if AllImportsFinder not in sys.meta_path:
-        index = sys.meta_path.index(PathFinder) if PathFinder in sys.meta_path else len(sys.meta_path)
-        sys.meta_path.insert(index, AllImportsFinder)
+class LazyModulesFinder(AllImportsFinder):
+    loader = LazyModulesLoader
 
 
-def uninstall() -> None:
-    while AllImportsFinder in sys.meta_path:
-        sys.meta_path.remove(AllImportsFinder)
+def install(finder=AllImportsFinder) -> None:
+    if finder not in sys.meta_path:
+        # before the path finder, and before the __lazy_modules__ finder
+        index = len(sys.meta_path)
+        for other in (LazyModulesFinder, PathFinder):
+            if other in sys.meta_path:
+                index = min(index, sys.meta_path.index(other))
+        sys.meta_path.insert(index, finder)
+
+
+def uninstall(finder=AllImportsFinder) -> None:
+    while finder in sys.meta_path:
+        sys.meta_path.remove(finder)

@@ -1,13 +1,20 @@
 """`-X lazy_imports=MODE` and `PYTHON_LAZY_IMPORTS=MODE`, read at interpreter
 start by the .pth line (only when one of them is set), as 3.15 reads them:
--X first; a bad value is a fatal error with 3.15's words and exit status."""
+-X first; a bad value is a fatal error with 3.15's words and exit status.
+And LAZY_CODEC_LAZY_MODULES=1: `__lazy_modules__` in modules without the
+cookie (see _all.py)."""
 from __future__ import annotations
 
 import os
 import sys
 
 
-def apply(xoption, environ) -> None:
+def apply(xoption, environ, lazy_modules_everywhere=None) -> None:
+    if lazy_modules_everywhere:
+        from lazy_codec import _all
+        _all.install(_all.LazyModulesFinder)
+    if xoption is None and environ is None:
+        return
     if xoption is not None:
         mode, source = xoption, '-X lazy_imports'
     else:

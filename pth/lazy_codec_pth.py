@@ -4,7 +4,8 @@
 # registers the `lazy` codec, whose module is imported only when a file with
 # the cookie is decoded; on 3.9-3.14 it also puts 3.15's sys API in place as
 # stubs that load the runtime when first called, and reads
-# -X lazy_imports / PYTHON_LAZY_IMPORTS, which are rare, through a module.
+# -X lazy_imports / PYTHON_LAZY_IMPORTS / LAZY_CODEC_LAZY_MODULES, which are
+# rare, through a module.
 import builtins, os, sys
 
 
@@ -35,8 +36,9 @@ if sys.version_info < (3, 15):
         setattr(sys, name, api(name))
     sys.lazy_modules = set()
     builtins.__lazy_import__ = api('__lazy_import__')
-    mode = sys._xoptions.get('lazy_imports'), os.environ.get('PYTHON_LAZY_IMPORTS') or None
-    if mode != (None, None):
+    mode = (sys._xoptions.get('lazy_imports'), os.environ.get('PYTHON_LAZY_IMPORTS') or None,
+            os.environ.get('LAZY_CODEC_LAZY_MODULES'))
+    if mode != (None, None, None):
         try:
             from lazy_codec._startup import apply
         except ImportError:
