@@ -1,27 +1,126 @@
-"""`python -m lazy_codec` / `lazy-codec`: the command line."""
+"""lazy-codec: PEP 810 lazy imports on CPython 3.9-3.14 -- tools.
+
+  show FILE            print FILE as the interpreter compiles it (after the rewrite)
+  check PATH...        report lazy syntax that 3.15 would reject, and lazy syntax
+                       in files without the cookie
+  run [-X lazy_imports=MODE] (SCRIPT | -m MODULE) [ARGS...]
+                       run a program with the codec registered, where .pth files
+                       are not processed (python -S, or lazy_codec on PYTHONPATH)
+"""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+
+_COOKIE_NAMES = (b'lazy',)
+
+
+def _read(path: str) -> str:
+    with open(path, 'rb') as f:
+        return f.read().decode('utf-8')
+
+
+def _has_cookie(text: str) -> bool:
+    from lazy_codec._rewrite import COOKIE
+    head = '\n'.join(text.split('\n', 2)[:2]).encode()
+    match = COOKIE.search(head)
+    return match is not None and head[match.end(1):match.end()].lower() in _COOKIE_NAMES
+
+
+def show(args: argparse.Namespace) -> int:
+    from lazy_codec._rewrite import rewrite, split_lines
+    try:
+        text = _read(args.file)
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f'{args.file}: {exc}', file=sys.stderr)
+        return 1
+    out = rewrite(text)
+    if not args.diff:
+        sys.stdout.write(out)
+        return 0
+    for number, (old, new) in enumerate(zip(split_lines(text), split_lines(out)), 1):
+        if old != new:
+            print(f'{args.file}:{number}:-{old.rstrip()}')
+            print(f'{args.file}:{number}:+{new.rstrip()}')
+    return 0
+
+
+def _python_files(paths: list[str]):
+    for path in paths:
+        if os.path.isdir(path):
+            for root, dirs, files in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if not d.startswith('.') and d != '__pycache__')
+                yield from (os.path.join(root, f) for f in sorted(files) if f.endswith('.py'))
+        else:
+            yield path
+
+
+def check(args: argparse.Namespace) -> int:
+    from lazy_codec._rewrite import _LineReader, _last_candidate, find_lazy
+    problems = 0
+    for path in _python_files(args.paths):
+        try:
+            text = _read(path)
+        except (OSError, UnicodeDecodeError) as exc:
+            print(f'{path}:0:0: cannot read: {exc}')
+            problems += 1
+            continue
+        if _last_candidate(text) < 0:
+            continue
+        edits, errors = find_lazy(_LineReader(text), len(text) + 1)
+        for error, _ in errors:
+            print(f'{path}:{error.lineno}:{error.offset}: {error.msg}')
+            problems += 1
+        if edits and not _has_cookie(text):
+            line = edits[0].start[0]
+            print(f"{path}:{line}:{edits[0].start[1] + 1}: lazy import without the "
+                  f"'# -*- coding: lazy -*-' cookie (needed before Python 3.15)")
+            problems += 1
+    return 1 if problems else 0
+
+
+def run(args: argparse.Namespace) -> int:
+    import runpy
+    from lazy_codec import _codec
+    _codec.register()
+    if args.X is not None:
+        name, _, mode = args.X.partition('=')
+        if name != 'lazy_imports':
+            print(f'lazy-codec run: unknown -X option {args.X!r}', file=sys.stderr)
+            return 2
+        from lazy_codec._startup import apply
+        apply(mode, None)
+    if args.module:
+        sys.argv = [args.module, *args.args]
+        runpy.run_module(args.module, run_name='__main__', alter_sys=True)
+    else:
+        if not args.args:
+            print('lazy-codec run: give SCRIPT or -m MODULE', file=sys.stderr)
+            return 2
+        sys.argv = list(args.args)
+        sys.path.insert(0, os.path.dirname(os.path.abspath(args.args[0])))
+        runpy.run_path(args.args[0], run_name='__main__')
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog='lazy-codec', description=__doc__)
+    parser = argparse.ArgumentParser(prog='lazy-codec', description=__doc__.split('\n')[0])
     sub = parser.add_subparsers(dest='command', required=True)
-    show = sub.add_parser('show', help='print a file as the interpreter sees it after the rewrite')
-    show.add_argument('filename')
+    p = sub.add_parser('show', help='print a file as the interpreter compiles it')
+    p.add_argument('file')
+    p.add_argument('--diff', action='store_true', help='only the lines the rewrite changes')
+    p.set_defaults(func=show)
+    p = sub.add_parser('check', help="report lazy syntax that 3.15 rejects, and missing cookies")
+    p.add_argument('paths', nargs='+', metavar='PATH')
+    p.set_defaults(func=check)
+    p = sub.add_parser('run', help='run a program with the codec registered')
+    p.add_argument('-X', metavar='lazy_imports=MODE', help="'all' or 'normal', as python -X")
+    p.add_argument('-m', dest='module', help='run a module as python -m does')
+    p.add_argument('args', nargs=argparse.REMAINDER, help='SCRIPT [ARGS...] or the module\'s ARGS')
+    p.set_defaults(func=run)
     args = parser.parse_args(argv)
-    if args.command == 'show':
-        from lazy_codec._rewrite import rewrite
-        with open(args.filename, 'rb') as f:
-            data = f.read()
-        try:
-            text = data.decode('utf-8')
-        except UnicodeDecodeError as exc:
-            print(f'{args.filename}: not UTF-8: {exc}', file=sys.stderr)
-            return 1
-        sys.stdout.write(rewrite(text))
-    return 0
+    return args.func(args)
 
 
 if __name__ == '__main__':
