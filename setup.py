@@ -2,6 +2,7 @@
 wheels, `pip install .` and `pip install -e .` alike: it is the line that
 registers the codec when the interpreter starts."""
 import os
+import zipfile
 
 from setuptools import setup
 from setuptools.command.build_py import build_py
@@ -19,4 +20,24 @@ class build_py_with_pth(build_py):
         return super().get_outputs(include_bytecode) + [os.path.join(self.build_lib, PTH)]
 
 
-setup(cmdclass={'build_py': build_py_with_pth})
+cmdclass = {'build_py': build_py_with_pth}
+
+try:  # setuptools >= 64: PEP 660 editable installs
+    from setuptools.command.editable_wheel import editable_wheel
+except ImportError:
+    pass
+else:
+    class editable_wheel_with_pth(editable_wheel):
+        # The editable wheel holds only a path hook, not build_py's outputs:
+        # add the .pth to it (pip installs, records and uninstalls it).
+        def run(self):
+            super().run()
+            wheels = [os.path.join(self.dist_dir, name) for name in os.listdir(self.dist_dir)
+                      if name.endswith('.whl') and '-0.editable-' in name]
+            with zipfile.ZipFile(max(wheels, key=os.path.getmtime), 'a') as wheel:
+                wheel.write(os.path.join('pth', PTH), PTH)
+
+    cmdclass['editable_wheel'] = editable_wheel_with_pth
+
+
+setup(cmdclass=cmdclass)

@@ -1,0 +1,223 @@
+"""lazy_codec as pip installs it, in fresh venvs of the interpreter running
+pytest: the .pth registers the codec at start-up without importing anything;
+editable installs, uninstalls, half-removed installs, `-S` and `-I`.
+Everything runs in subprocesses."""
+import ast
+import glob
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PTH = 'lazy_codec.pth'
+PROGRAM = """\
+# -*- coding: lazy -*-
+import sys
+lazy import json
+print('json' in sys.modules)
+json.dumps(1)
+print('json' in sys.modules)
+"""
+# modules the codec's implementation needs; start-up must not import them
+HEAVY = ('tokenize', 'tokenize_rt', 'ast', 're', 'argparse', 'typing')
+
+
+def run(cmd, **kwargs):
+    # PYTHONPATH & co. of the pytest process must not leak into the venvs
+    env = {k: v for k, v in os.environ.items() if not k.startswith('PYTHON')}
+    return subprocess.run([str(part) for part in cmd], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, env=env, timeout=300,
+                          **kwargs)
+
+
+def output(result):
+    return f'exit {result.returncode}\nstdout:\n{result.stdout}\nstderr:\n{result.stderr}'
+
+
+def check(cmd, **kwargs):
+    result = run(cmd, **kwargs)
+    assert result.returncode == 0, f'{cmd}\n{output(result)}'
+    return result
+
+
+def make_venv(path):
+    """a venv of sys.executable's interpreter, with pip; returns its python"""
+    python = os.path.join(path, 'bin', 'python')
+    result = run([sys.executable, '-m', 'venv', path])
+    if result.returncode != 0:
+        # Debian's 3.14/3.15 builds have no ensurepip: bootstrap pip from
+        # the wheel that get-reference-pythons downloaded
+        wheels = sorted(glob.glob(os.path.expanduser('~/.cache/reference-pythons/wheels/pip-*.whl')))
+        if not wheels:
+            pytest.skip(f'{sys.executable} -m venv fails (no ensurepip?) and there is no '
+                        f'~/.cache/reference-pythons/wheels/pip-*.whl to bootstrap pip:\n'
+                        f'{output(result)}')
+        check([sys.executable, '-m', 'venv', '--clear', '--without-pip', path])
+        check([python, os.path.join(wheels[-1], 'pip'), 'install', '-q', wheels[-1]])
+    return python
+
+
+def isolation_args(python):
+    # build with `python`'s own setuptools only if it can build wheels and
+    # PEP 660 editable wheels (>= 64); else pip fetches them for the build
+    has_tools = run([python, '-c', 'import wheel, setuptools.command.editable_wheel'])
+    return ['--no-build-isolation'] if has_tools.returncode == 0 else []
+
+
+def site_packages(python):
+    return check([python, '-c', 'import sysconfig; print(sysconfig.get_path("purelib"))']).stdout.strip()
+
+
+def install_wheel(python, wheel):
+    check([python, '-m', 'pip', 'install', '-q', '--no-deps', wheel])
+
+
+def write_program(directory):
+    # no 'lazy' in the name: tests look for that word in error messages
+    path = os.path.join(directory, 'cookie_prog.py')
+    with open(path, 'w') as f:
+        f.write(PROGRAM)
+    return path
+
+
+def assert_lazy_import_works(python, directory, *options):
+    script = write_program(directory)
+    as_script = run([python, *options, script], cwd=directory)
+    assert as_script.stdout.split() == ['False', 'True'], output(as_script)
+    assert as_script.returncode == 0, output(as_script)
+    # -I leaves the current directory off sys.path: put the program's there
+    as_module = run([python, *options, '-c', 'import sys; sys.path.insert(0, "."); import cookie_prog'],
+                    cwd=directory)
+    assert as_module.stdout.split() == ['False', 'True'], output(as_module)
+    assert as_module.returncode == 0, output(as_module)
+
+
+def imported_modules(python):
+    """names `python -X importtime -c pass` reports importing at start-up"""
+    result = check([python, '-X', 'importtime', '-c', 'pass'])
+    names = set()
+    for line in result.stderr.splitlines():
+        if line.startswith('import time:'):
+            name = line.rsplit('|', 1)[1].strip()
+            if name != 'imported package':  # the header line
+                names.add(name)
+    assert 'site' in names, f'cannot read -X importtime output:\n{output(result)}'
+    return names
+
+
+@pytest.fixture(scope='session')
+def wheel(tmp_path_factory):
+    # built once: every regular install in this session installs this file
+    out = tmp_path_factory.mktemp('wheel')
+    check([sys.executable, '-m', 'pip', 'wheel', '-q', '--no-deps',
+           *isolation_args(sys.executable), '-w', out, REPO])
+    (path,) = glob.glob(os.path.join(out, 'lazy_codec-*.whl'))
+    return path
+
+
+@pytest.fixture(scope='module')
+def installed(tmp_path_factory, wheel):
+    """python of a venv with the wheel installed (tests must not change it)"""
+    python = make_venv(tmp_path_factory.mktemp('installed') / 'venv')
+    install_wheel(python, wheel)
+    return python
+
+
+@pytest.fixture(scope='module')
+def plain(tmp_path_factory):
+    """python of a venv made the same way, without lazy_codec but with an
+    inert .pth: site on 3.13+ imports encodings.utf_8_sig to read any .pth
+    file, and we compare what our .pth's code costs, not that it exists"""
+    python = make_venv(tmp_path_factory.mktemp('plain') / 'venv')
+    with open(os.path.join(site_packages(python), 'inert.pth'), 'w') as f:
+        f.write('# no path, no import\n')
+    return python
+
+
+def test_wheel_install_puts_pth_in_site_packages_and_lazy_import_works(installed, tmp_path):
+    assert PTH in os.listdir(site_packages(installed))
+    assert_lazy_import_works(installed, tmp_path)
+
+
+def test_editable_install_ships_pth_and_lazy_import_works(tmp_path):
+    python = make_venv(tmp_path / 'venv')
+    check([python, '-m', 'pip', 'install', '-q', '--no-deps', *isolation_args(python), '-e', REPO])
+    assert PTH in os.listdir(site_packages(python))
+    # editable: the package is imported from the repository itself
+    where = check([python, '-c', 'import lazy_codec; print(lazy_codec.__file__)'], cwd=tmp_path)
+    assert where.stdout.strip() == os.path.join(REPO, 'lazy_codec', '__init__.py')
+    assert_lazy_import_works(python, tmp_path)
+    # the .pth added to the editable wheel is recorded, so uninstall removes it
+    check([python, '-m', 'pip', 'uninstall', '-y', 'lazy_codec'])
+    assert PTH not in os.listdir(site_packages(python))
+
+
+def test_uninstall_removes_pth_and_cookie_then_fails(tmp_path, wheel):
+    python = make_venv(tmp_path / 'venv')
+    install_wheel(python, wheel)
+    site = site_packages(python)
+    assert PTH in os.listdir(site)
+    check([python, '-m', 'pip', 'uninstall', '-y', 'lazy_codec'])
+    assert PTH not in os.listdir(site)
+    started = check([python, '-c', 'pass'])
+    assert started.stderr == '', output(started)
+    cookie = run([python, write_program(tmp_path)], cwd=tmp_path)
+    assert cookie.returncode != 0, output(cookie)
+    error = cookie.stderr.strip().splitlines()[-1]  # e.g. SyntaxError: encoding problem: lazy
+    assert error.startswith(('SyntaxError', 'LookupError')), output(cookie)
+    assert 'encoding' in error and 'lazy' in error, output(cookie)
+
+
+def test_pth_without_package_starts_and_names_lazy_codec_on_use(tmp_path, wheel):
+    python = make_venv(tmp_path / 'venv')
+    install_wheel(python, wheel)
+    site = site_packages(python)
+    shutil.rmtree(os.path.join(site, 'lazy_codec'))
+    assert PTH in os.listdir(site)
+    # start-up does not touch the package, so it neither fails nor warns
+    started = check([python, '-c', "print('started')"])
+    assert started.stdout == 'started\n' and started.stderr == '', output(started)
+    write_program(tmp_path)
+    cookie = run([python, '-c', 'import cookie_prog'], cwd=tmp_path)
+    assert cookie.returncode != 0, output(cookie)
+    # the .pth's LookupError text (a script run shows only `encoding problem: lazy`)
+    assert 'lazy_codec' in cookie.stderr.strip().splitlines()[-1], output(cookie)
+
+
+def test_startup_imports_same_modules_as_plain_venv(installed, plain):
+    with_codec = imported_modules(installed)
+    without = imported_modules(plain)
+    assert not [name for name in with_codec if 'lazy_codec' in name]
+    assert not [name for name in HEAVY if name in with_codec and name not in without]
+    assert with_codec == without
+
+
+def test_codec_lookup_case_insensitive_and_decoding_by_version(installed):
+    code = ('import codecs, sys\n'
+            'print(codecs.lookup("LAZY").name)\n'
+            'print(ascii(sys.stdin.buffer.read().decode("lazy")))\n')
+    result = run([installed, '-c', code], input=PROGRAM)
+    assert result.returncode == 0, output(result)
+    name, decoded = result.stdout.splitlines()
+    assert name == 'lazy'
+    decoded = ast.literal_eval(decoded)
+    if sys.version_info >= (3, 15):  # the interpreter parses `lazy`: pass-through
+        assert decoded == PROGRAM
+    else:
+        assert 'lazy import' not in decoded and 'json' in decoded, decoded
+
+
+def test_no_site_flag_means_no_codec(installed, tmp_path):
+    # documents the limit: -S skips site, so no .pth runs and `lazy` is unknown
+    result = run([installed, '-S', write_program(tmp_path)], cwd=tmp_path)
+    assert result.returncode != 0, output(result)
+    assert 'lazy' in result.stderr.strip().splitlines()[-1], output(result)
+
+
+def test_isolated_mode_still_registers_codec(installed, tmp_path):
+    # -I is -E -s (and -P): it drops user site-packages and PYTHON* variables,
+    # but site still runs and processes the venv's site-packages .pth files
+    assert_lazy_import_works(installed, tmp_path, '-I')
