@@ -24,10 +24,36 @@ _str_eq = str.__eq__
 _module_getattribute = ModuleType.__getattribute__
 _MISSING = object()
 
-# names of modules that lazy statements asked for and that nothing has
-# imported through them yet; `sys.lazy_modules` on 3.15
-lazy_modules: set[str] = getattr(sys, 'lazy_modules', set())
-sys.lazy_modules = lazy_modules
+class _LazyModules(set):
+    """names of modules that lazy statements asked for and that are not
+    imported yet; `sys.lazy_modules` on 3.15: a name leaves it when its
+    module is imported, by whatever means (pruned when it is looked at)"""
+    __slots__ = ()
+
+    def _pruned(self):
+        modules = sys.modules
+        for name in [name for name in set.__iter__(self) if name in modules]:
+            self.discard(name)
+        return self
+
+    def __contains__(self, name):
+        return set.__contains__(self._pruned(), name)
+
+    def __iter__(self):
+        return set.__iter__(self._pruned())
+
+    def __len__(self):
+        return set.__len__(self._pruned())
+
+    def __repr__(self):
+        return set.__repr__(set(self._pruned()))
+
+
+_LazyModules.__name__ = _LazyModules.__qualname__ = 'set'
+_LazyModules.__module__ = 'builtins'
+lazy_modules = _LazyModules(getattr(sys, 'lazy_modules', ()))
+if sys.version_info < (3, 15):
+    sys.lazy_modules = lazy_modules
 
 # Guards the check-then-replace of a lazy entry in a module dict, so that
 # threads reifying one name at once bind it once.  Never held while importing.

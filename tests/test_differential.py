@@ -9,6 +9,26 @@ from harness import LAZY_COOKIE, NATIVE_COOKIE, expected_path, run_case
 
 NATIVE = sys.version_info >= (3, 15)
 
+# Behaviour the backport cannot have without changing the interpreter; listed
+# in the README. Strict: a case that starts to pass must leave this list.
+KNOWN_DIFFERENCES = {
+    'lazy_object_under_other_name': (
+        'a lazy object bound under another name (alias = globals()["json"]) is not '
+        'reified when that name is loaded: only the lazy binding itself has a hook'
+    ),
+    'builtins_import_hook_during_lazy': (
+        'a replaced builtins.__import__ sees the import of lazy_codec._abi1 at each '
+        'lazy statement, and a dotted name reified one package at a time'
+    ),
+}
+
+
+def _params():
+    for name in sorted(CASES):
+        reason = KNOWN_DIFFERENCES.get(name)
+        marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason and not NATIVE else []
+        yield pytest.param(name, marks=marks, id=name)
+
 
 def _for_this_version(expected: str) -> str:
     if sys.version_info < (3, 10):  # SyntaxError has no end position before 3.10
@@ -18,7 +38,7 @@ def _for_this_version(expected: str) -> str:
     return expected
 
 
-@pytest.mark.parametrize('name', sorted(CASES))
+@pytest.mark.parametrize('name', _params())
 def test_case(name):
     case = CASES[name]
     if sys.version_info < case['min_version']:
