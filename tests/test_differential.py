@@ -38,7 +38,7 @@ def _for_this_version(expected: str) -> str:
     return expected
 
 
-@pytest.mark.parametrize('name', _params())
+@pytest.mark.parametrize('name', list(_params()))
 def test_case(name):
     case = CASES[name]
     if sys.version_info < case['min_version']:
