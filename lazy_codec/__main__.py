@@ -6,6 +6,9 @@
   run [-X lazy_imports=MODE] (SCRIPT | -m MODULE) [ARGS...]
                        run a program with the codec registered, where .pth files
                        are not processed (python -S, or lazy_codec on PYTHONPATH)
+  report [--json] (SCRIPT | -m MODULE) [ARGS...]
+                       run a program, then show what each lazy import did: used
+                       or not, where first used, how long its import took
 """
 from __future__ import annotations
 
@@ -84,6 +87,9 @@ def run(args: argparse.Namespace) -> int:
     import runpy
     from lazy_codec import _codec
     _codec.register()
+    if getattr(args, 'report', None):
+        from lazy_codec import _report
+        _report.enable(args.report)
     if args.X is not None:
         name, _, mode = args.X.partition('=')
         if name != 'lazy_imports':
@@ -119,6 +125,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument('-m', dest='module', help='run a module as python -m does')
     p.add_argument('args', nargs=argparse.REMAINDER, help='SCRIPT [ARGS...] or the module\'s ARGS')
     p.set_defaults(func=run)
+    p = sub.add_parser('report', help='run a program and show what its lazy imports did')
+    p.add_argument('--json', dest='report', action='store_const', const='json', default='table',
+                   help='print the report as JSON on stdout')
+    p.add_argument('-m', dest='module', help='run a module as python -m does')
+    p.add_argument('args', nargs=argparse.REMAINDER, help="SCRIPT [ARGS...] or the module's ARGS")
+    p.set_defaults(func=run, X=None)
     args = parser.parse_args(argv)
     return args.func(args)
 

@@ -65,6 +65,9 @@ _statement_codes: dict[tuple[str, str, int], object] = {}
 
 _load_ops: frozenset[int] | None = None  # opcodes that load a name
 
+# lazy_codec._report.Recorder while a report is asked for, else None
+recorder = None
+
 
 def _loading(frame) -> bool:
     """is `frame` loading a name, rather than storing, deleting or peeking?"""
@@ -225,10 +228,16 @@ def _settle(key: _LazyName) -> BaseException | None:
         return None
     if current is lazy:
         key.resolving = _get_ident()
+        started = recorder.start() if recorder is not None else None
         try:
             current, exc = _import_target(lazy)
         finally:
             key.resolving = None
+            if started is not None:
+                user = _getframe(2)
+                if user.f_code is _GETATTRIBUTE_CODE:
+                    user = user.f_back
+                recorder.finish(lazy, started, exc is None, user)
         if exc is not None:
             return exc
     with _binding_lock:
@@ -253,6 +262,8 @@ def _replace(namespace: dict, old_key: str, new_key: str, value) -> None:
 
 
 def _bind(namespace, name: str, lazy: LazyImportType) -> None:
+    if recorder is not None:
+        recorder.created(lazy, name, lazy._globals.get('__name__'))
     if type(namespace) is not dict:  # e.g. exec() with a mapping: no key trick
         namespace[name] = lazy.resolve()
         return

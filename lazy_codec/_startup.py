@@ -2,14 +2,17 @@
 start by the .pth line (only when one of them is set), as 3.15 reads them:
 -X first; a bad value is a fatal error with 3.15's words and exit status.
 And LAZY_CODEC_LAZY_MODULES=1: `__lazy_modules__` in modules without the
-cookie (see _all.py)."""
+cookie (see _all.py); LAZY_CODEC_REPORT: a report at exit (see _report.py)."""
 from __future__ import annotations
 
 import os
 import sys
 
 
-def apply(xoption, environ, lazy_modules_everywhere=None) -> None:
+def apply(xoption, environ, lazy_modules_everywhere=None, report=None) -> None:
+    if report:
+        from lazy_codec import _report
+        _report.enable(report)
     if lazy_modules_everywhere:
         from lazy_codec import _all
         _all.install(_all.LazyModulesFinder)

@@ -4,8 +4,8 @@
 # registers the `lazy` codec, whose module is imported only when a file with
 # the cookie is decoded; on 3.9-3.14 it also puts 3.15's sys API in place as
 # stubs that load the runtime when first called, and reads
-# -X lazy_imports / PYTHON_LAZY_IMPORTS / LAZY_CODEC_LAZY_MODULES, which are
-# rare, through a module.
+# -X lazy_imports / PYTHON_LAZY_IMPORTS / LAZY_CODEC_LAZY_MODULES /
+# LAZY_CODEC_REPORT, which are rare, through a module.
 import builtins, os, sys
 
 
@@ -22,8 +22,12 @@ def search(name):
     return search(name)
 
 
-codecs.register(search)
-if sys.version_info < (3, 15):
+# in a venv, site can process site-packages twice: once is enough
+if sys.version_info >= (3, 15):
+    codecs.register(search)
+elif not hasattr(sys, 'set_lazy_imports'):
+    codecs.register(search)
+
     def api(name):
         def call(*args, **kwargs):
             from lazy_codec import _runtime
@@ -37,8 +41,8 @@ if sys.version_info < (3, 15):
     sys.lazy_modules = set()
     builtins.__lazy_import__ = api('__lazy_import__')
     mode = (sys._xoptions.get('lazy_imports'), os.environ.get('PYTHON_LAZY_IMPORTS') or None,
-            os.environ.get('LAZY_CODEC_LAZY_MODULES'))
-    if mode != (None, None, None):
+            os.environ.get('LAZY_CODEC_LAZY_MODULES'), os.environ.get('LAZY_CODEC_REPORT'))
+    if mode != (None, None, None, None):
         try:
             from lazy_codec._startup import apply
         except ImportError:

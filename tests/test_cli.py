@@ -48,3 +48,42 @@ def test_run_without_site(tmp_path):
                          capture_output=True, text=True, env=env)
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout == "False ['a'] 1 True\n"
+
+
+REPORTED = COOKIE + '''\
+lazy import json
+lazy from fractions import Fraction
+lazy import colorsys
+def main():
+    return json.dumps(1)
+main()
+'''
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 15), reason='the backport runtime is not used on 3.15+')
+def test_report_json(tmp_path):
+    (tmp_path / 'app.py').write_text(REPORTED)
+    proc = subprocess.run([sys.executable, '-m', 'lazy_codec', 'report', '--json', 'app.py'],
+                          cwd=tmp_path, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    import json
+    data = json.loads(proc.stdout)
+    assert (data['lazy_imports'], data['used'], data['never_used']) == (3, 1, 2)
+    used, = [e for e in data['entries'] if e['used']]
+    assert (used['name'], used['declared'], used['first_use']) == ('json', 'app.py:2', 'app.py:6 in main')
+    assert used['import_ms'] > 0
+    assert sorted(e['name'] for e in data['entries'] if not e['used']) == ['colorsys', 'fractions.Fraction']
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 15), reason='the backport runtime is not used on 3.15+')
+def test_report_from_environment(tmp_path):
+    (tmp_path / 'app.py').write_text(REPORTED)
+    env = {k: v for k, v in os.environ.items() if not k.startswith('PYTHON')}
+    proc = subprocess.run([sys.executable, 'app.py'], cwd=tmp_path, capture_output=True, text=True,
+                          env=dict(env, LAZY_CODEC_REPORT='1', COLUMNS='100'))
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stderr.splitlines()
+    assert lines[0] == 'lazy_codec report: 3 lazy imports, 1 used, 2 never used'
+    assert any('json (app.py:6 in main; app.py:2)' in line for line in lines)
+    assert lines[-1].endswith('; 2 never ran')
+    assert proc.stderr.count('lazy_codec report') == 1
