@@ -21,6 +21,7 @@ class Recorder:
     def __init__(self) -> None:
         self.entries: dict[int, dict] = {}  # id(lazy object) -> its record
         self.depth = 0  # nesting of resolutions now in progress
+        self.started = 0  # resolutions started so far
 
     def created(self, lazy, bound: str, importer: str) -> None:
         self.entries[id(lazy)] = {
@@ -30,7 +31,13 @@ class Recorder:
             'depth': 0, 'order': None, 'failed': 0,
         }
 
-    def start(self):
+    def start(self, lazy):
+        # numbered as they start, so that one resolved inside another's
+        # import follows it, indented: a tree like -X importtime's
+        self.started += 1
+        entry = self.entries.get(id(lazy))
+        if entry is not None and not entry['used']:
+            entry['order'], entry['depth'] = self.started, self.depth
         self.depth += 1
         return time.perf_counter(), len(sys.modules)
 
@@ -45,9 +52,7 @@ class Recorder:
             return
         entry.update(
             used=True, import_ms=(time.perf_counter() - t0) * 1000,
-            modules_loaded=max(len(sys.modules) - modules, 0), depth=self.depth,
-            order=sum(e['used'] for e in self.entries.values()),
-            first_use=_where(frame),
+            modules_loaded=max(len(sys.modules) - modules, 0), first_use=_where(frame),
         )
 
     def as_json(self) -> dict:

@@ -228,7 +228,7 @@ def _settle(key: _LazyName) -> BaseException | None:
         return None
     if current is lazy:
         key.resolving = _get_ident()
-        started = recorder.start() if recorder is not None else None
+        started = recorder.start(lazy) if recorder is not None else None
         try:
             current, exc = _import_target(lazy)
         finally:
