@@ -11,10 +11,12 @@ is tokenized: the rest is never looked at.
 """
 from __future__ import annotations
 
-import io
 import re
 import tokenize
 from collections import namedtuple
+from keyword import iskeyword
+
+_ONLY_AST = 0x400  # ast.PyCF_ONLY_AST: the parser's errors, not the compiler's
 
 # the stable names rewritten code calls: bytecode cached by one release must
 # run with the next, so these never change meaning (see _abi1.py)
@@ -157,7 +159,7 @@ def _parse(stmt: list[_Tok]) -> _Spec | tuple[str, _Tok]:
     def name() -> str | None:
         nonlocal pos
         tok = peek()
-        if tok.type == tokenize.NAME and tok.string not in ('import', 'as'):
+        if tok.type == tokenize.NAME and not iskeyword(tok.string):
             pos += 1
             return tok.string
         return None
@@ -184,6 +186,13 @@ def _parse(stmt: list[_Tok]) -> _Spec | tuple[str, _Tok]:
         alias = name()
         return alias is not None, alias
 
+    def bad_alias():
+        """3.15's message for what follows `as` when it is not a name"""
+        tok = peek()
+        if tok.string in ('None', 'True', 'False'):
+            return f'cannot use {tok.string} as import target', tok
+        return MSG_INVALID, tok
+
     if toks[0].string == 'import':
         pos = 1
         aliases = []
@@ -193,7 +202,7 @@ def _parse(stmt: list[_Tok]) -> _Spec | tuple[str, _Tok]:
                 return MSG_INVALID, peek()
             ok, alias = as_name()
             if not ok:
-                return MSG_INVALID, peek()
+                return bad_alias()
             aliases.append((module, alias))
             if peek().string != ',':
                 break
@@ -212,6 +221,8 @@ def _parse(stmt: list[_Tok]) -> _Spec | tuple[str, _Tok]:
         module = dotted()
         if module is None:
             return MSG_INVALID, peek()
+    elif level == 0:  # `from import x`
+        return MSG_INVALID, peek()
     if peek().string != 'import':
         return MSG_INVALID, peek()
     pos += 1
@@ -231,7 +242,7 @@ def _parse(stmt: list[_Tok]) -> _Spec | tuple[str, _Tok]:
             return MSG_INVALID, peek()
         ok, alias = as_name()
         if not ok:
-            return MSG_INVALID, peek()
+            return bad_alias()
         aliases.append((attr, alias))
         if peek().string != ',':
             break
@@ -251,12 +262,14 @@ def _parse(stmt: list[_Tok]) -> _Spec | tuple[str, _Tok]:
 
 
 def _place_error(kind: str, blocks: list[str]) -> str | None:
+    """3.15's message for a lazy statement in `blocks`: the innermost
+    function, class or try block names the place"""
     words = 'import' if kind == 'import' else 'from ... import'
     for word in reversed(blocks):
         if word in _SCOPE_WORDS:
             return MSG_PLACE.format(words, _SCOPE_WORDS[word])
-    if any(word in _TRY_WORDS for word in blocks):
-        return MSG_PLACE.format(words, 'try/except blocks')
+        if word in _TRY_WORDS:
+            return MSG_PLACE.format(words, 'try/except blocks')
     return None
 
 
@@ -332,7 +345,7 @@ def _lazy_statement(stmt: list[_Tok], context: list[str]) -> tuple[Edit, LazyErr
     parsed = _parse(stmt)
     if not isinstance(parsed, _Spec):
         msg, at = parsed
-        if msg in (MSG_INVALID, MSG_TRAILING):
+        if msg not in (MSG_STAR, MSG_FUTURE):  # the parser's own errors
             at_error = (at.start[0], at.start[1] + 1, at.end[0], at.end[1] + 1)
             return neutral, LazyError(msg, *at_error, grammar=True)
     kind = parsed.kind if isinstance(parsed, _Spec) else 'from'
@@ -436,13 +449,14 @@ def rewrite(text: str, first_line: int = 1, every_import: bool = False) -> str:
         if not edits:
             return text
         return ''.join(_apply(reader.lines, edits)) + text[reader.end:]
-    # 3.15 reports the parser's first error, else the compiler's first: the
-    # file's own errors are found by compiling it with bad statements neutral
+    # 3.15 reports the parser's first error, else its first lazy placement
+    # error (before any other of its compiler's): the file's own parser
+    # errors are found by parsing it with the bad statements made neutral
     lines = split_lines(text)
     probe = ''.join(_apply(lines, edits + [edit for _, edit in errors]))
     grammar = [error for error, _ in errors if error.grammar]
     try:
-        compile(probe, '<lazy_codec>', 'exec', dont_inherit=True)
+        compile(probe, '<lazy_codec>', 'exec', _ONLY_AST, dont_inherit=True)
     except SyntaxError as exc:
         theirs = (exc.lineno or 0, exc.offset or 0)
         if not grammar or theirs < (grammar[0].lineno, grammar[0].offset):
