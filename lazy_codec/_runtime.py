@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 from _functools import partial
 from _operator import methodcaller
-from _thread import allocate_lock, get_ident as _get_ident
+from _thread import RLock, allocate_lock, get_ident as _get_ident
 from types import ModuleType, TracebackType
 
 from lazy_codec._rewrite import ENTRY_NAME
@@ -98,6 +98,10 @@ class LazyImportType:
     def __reduce_ex__(self, protocol):
         raise TypeError("cannot pickle 'lazy_import' object")
 
+    def __getattr__(self, name):
+        raise AttributeError(
+            f'cannot access attribute {name!r} on unresolved lazy import {self._name!r}')
+
     def resolve(self):
         """import the target and return it; the binding is left as it is"""
         value, exc = _import_target(self)
@@ -138,7 +142,13 @@ def _import_target(lazy: LazyImportType):
     if lazy._submodule is None:
         lazy_modules.discard(lazy._name)
     elif lazy._submodule not in sys.modules:
-        _watch(value)  # its attribute imports the submodule, as on 3.15
+        # its attributes import the submodules on the way, as on 3.15; those
+        # already imported need the same
+        parts = lazy._submodule.split('.')
+        for i in range(1, len(parts)):
+            module = sys.modules.get('.'.join(parts[:i]))
+            if module is not None:
+                _watch(module)
     return value, None
 
 
@@ -171,14 +181,15 @@ def _at_line(code, lineno: int):
 def _chained(exc: BaseException, lazy: LazyImportType, code, handling: bool) -> BaseException:
     """3.15's shape: the error as raised where the name was used, caused by
     an ImportError whose traceback is the lazy statement's line; or, when the
-    use is in an exception handler (whose exception becomes the context), a
-    note that says where the lazy import was declared"""
+    use is in an exception handler (whose exception becomes the context) or
+    the error has a cause of its own, a note that says where the lazy import
+    was declared"""
     tb = exc.__traceback__
     while tb is not None and tb.tb_frame.f_code is not code:
         tb = tb.tb_next
     if tb is not None:
         exc.__traceback__ = tb.tb_next
-    if handling:
+    if handling or exc.__cause__ is not None:
         note = f'lazy import of {lazy._name!r} declared in <module> at {lazy._filename}:{lazy._lineno}'
         notes = getattr(exc, '__notes__', None)
         if notes is None:
@@ -244,7 +255,9 @@ def _settle(key: _LazyName) -> BaseException | None:
         if key.lazy is lazy and namespace.get(key, _MISSING) is not _MISSING:
             key.lazy = None
             _replace(namespace, key, sys.intern(str(key)), current)
-            _forget_one(namespace)
+    module = _module_of(namespace)
+    if module is not None:
+        _unwatch_if_done(module)
     return None
 
 
@@ -277,28 +290,28 @@ def _bind(namespace, name: str, lazy: LazyImportType) -> None:
             old_key = next(k for k in namespace if isinstance(k, str) and _str_eq(k, name) is True)
         if old_key is None:
             namespace[key] = lazy
-            added = True
         else:
-            added = not (type(old_key) is _LazyName and old_key.lazy is not None)
             if type(old_key) is _LazyName:
                 old_key.lazy = None
             _replace(namespace, old_key, key, lazy)
-    if added:
-        _count(namespace, 1)
+    module = _module_of(namespace)
+    if module is not None:
+        _watch(module)
 
 
 # -- module objects -----------------------------------------------------------
 # While a module has lazy names, or is a package some of whose submodules a
-# lazy statement named, its class is a per-module subclass of ModuleType whose
-# __getattribute__ makes `getattr(mod, name)` and friends reify, and imports a
-# named submodule on first access, as 3.15 does.  The class counts the lazy
-# names left; at zero, and with no submodule pending, it goes back to
-# ModuleType.
+# lazy statement named, its class is this subclass of ModuleType (named
+# `module` too), whose __getattribute__ makes `getattr(mod, name)` and friends
+# reify, and imports a named submodule on first access, as 3.15 does.  When
+# neither is left, the module goes back to ModuleType.
 
 class _LazyModuleType(ModuleType):
-    lazy_names = 0
-
     def __getattribute__(self, name):
+        if type(name) is _LazyName:
+            # the key object itself, from dir() or the dict: looked up as it
+            # is, it would match by identity and never reify
+            name = str(name)
         try:
             return _module_getattribute(self, name)
         except AttributeError:
@@ -307,50 +320,50 @@ class _LazyModuleType(ModuleType):
                 raise
             return value
 
+    def __dir__(self):
+        return [str(name) if type(name) is _LazyName else name for name in ModuleType.__dir__(self)]
 
+
+_LazyModuleType.__name__ = _LazyModuleType.__qualname__ = 'module'
+_LazyModuleType.__module__ = 'builtins'
 _GETATTRIBUTE_CODE = _LazyModuleType.__getattribute__.__code__
 
 
 def _module_of(namespace: dict):
     module = sys.modules.get(namespace.get('__name__'))
-    if module is not None and _module_getattribute(module, '__dict__') is namespace:
+    # (what sys.modules holds need not be a module: IPython's DummyMod, ...)
+    if isinstance(module, ModuleType) and _module_getattribute(module, '__dict__') is namespace:
         return module
     return None
 
 
+# Guards the class of modules with lazy names or pending submodules: the
+# check of what is left and the swap happen together.
+_module_class_lock = RLock()
+
+
 def _watch(module) -> None:
-    """give `module` a class of its own (see above) unless it has one"""
-    cls = type(module)
-    if cls is ModuleType:
-        cls = type('module', (_LazyModuleType,), {'__module__': 'builtins', '__slots__': ()})
-        cls.__qualname__ = 'module'
-        module.__class__ = cls
+    """give `module` the class above, unless it has a class of its own"""
+    with _module_class_lock:
+        if type(module) is ModuleType:
+            module.__class__ = _LazyModuleType
 
 
-def _count(namespace: dict, delta: int) -> None:
-    module = _module_of(namespace)
-    if module is None:
-        return
-    _watch(module)
-    cls = type(module)
-    if issubclass(cls, _LazyModuleType):
-        cls.lazy_names += delta
-        _unwatch_if_done(module)
-
-
-def _forget_one(namespace: dict) -> None:
-    _count(namespace, -1)
+def _unwatch_if_done(module) -> None:
+    """back to ModuleType once nothing lazy is left in `module`"""
+    with _module_class_lock:
+        if type(module) is not _LazyModuleType:
+            return
+        namespace = _module_getattribute(module, '__dict__')
+        if any(type(k) is _LazyName and k.lazy is not None for k in list(namespace)):
+            return
+        if not _pending(_module_getattribute(module, '__name__')):
+            module.__class__ = ModuleType
 
 
 def _pending(module_name: str) -> bool:
     prefix = module_name + '.'
     return any(name.startswith(prefix) for name in tuple(lazy_modules))
-
-
-def _unwatch_if_done(module) -> None:
-    cls = type(module)
-    if cls.lazy_names <= 0 and not _pending(_module_getattribute(module, '__name__')):
-        module.__class__ = ModuleType
 
 
 def _pending_submodule(module, attr: str):
@@ -499,14 +512,20 @@ def __lazy_import__(name, globals=None, locals=None, fromlist=(), level=0):
 
     Returns either the module to be imported or a lazy_import object which
     indicates the module to be lazily imported."""
+    if not isinstance(name, str):
+        raise TypeError(f'module name must be a string, got {type(name).__name__}')
     frame = _getframe(1)
     globals_ = frame.f_globals if globals is None else globals
     base = _absolute(name, level, globals_)
+    fromlist = tuple(fromlist) if fromlist else None
+    if not _lazy_here(frame, base, fromlist, True):
+        return __import__(name, globals_, locals, fromlist or (), level)
     if fromlist:
         loaded = sys.modules.get(base)
         if loaded is not None:
             return loaded
-        return _new_lazy(base, f"import {base} as v", globals_, frame)
+        return _new_lazy(base, f'v = __import__({base!r}, None, None, {fromlist!r}, 0)',
+                         globals_, frame)
     top = base.partition('.')[0]
     return _new_lazy(base, f'import {top} as v', globals_, frame,
                      submodule=base if top != base else None)

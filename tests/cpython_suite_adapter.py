@@ -1,0 +1,245 @@
+"""Runs CPython 3.15's test.test_lazy_import on an older CPython with lazy_codec.
+
+tests/cpython_suite.py copies this file into a temporary directory ROOT next to
+
+    ROOT/test/__init__.py             makes ROOT/test and the stdlib's test/ one package
+    ROOT/test/test_lazy_import/...    CPython's files, each with the cookie line added
+
+and runs it as ``python ROOT/cpython_suite_adapter.py RESULTS.json [TEST...]``. It
+changes nothing in the tests; before loading them it puts in place:
+
+* **`-c CODE` as a file with the cookie.** Every subprocess started as
+  ``[sys.executable, ..., "-c", CODE, ...]`` (directly with ``subprocess.run``, or
+  through ``test.support.script_helper.assert_python_ok``/``assert_python_failure``/
+  ``run_python_until_end``, which all go through ``subprocess.Popen``) runs
+  ``[sys.executable, ..., ROOT/c_code_N.py, ...]`` instead, where the file holds
+  ``# -*- coding: lazy -*-`` and then CODE: a codec only sees bytes, so the `lazy`
+  syntax in a ``-c`` string would never reach it. The cookie takes the place of
+  CODE's first line when that line is blank (``textwrap.dedent('''\\n...''')``), so
+  that line numbers stay CODE's; otherwise it is one more line before CODE.
+  ``-I`` in such a command becomes ``-E -s``: ``-I`` would leave the script's
+  directory, ROOT, out of ``sys.path``, and ROOT is where ``test.test_lazy_import``
+  is found (on 3.15 it is in the stdlib). Other commands run unchanged.
+* **test.support helpers that 3.11 (or 3.9) does not have**, added only when missing:
+  ``requires_subprocess`` (a no-op decorator: subprocesses work here),
+  ``subTests`` (3.15's, reduced: one subTest per set of arguments) and
+  ``run_with_limited_c_stack`` (runs the test in a thread with a C stack of *size*
+  bytes, like 3.15's; it does not skip when that fails); and unittest 3.14's
+  ``TestCase.assertHasAttr``/``assertNotHasAttr``. ROOT/test/__init__.py adds them
+  (``add_missing_helpers``), so they are there in subprocesses too: importing any
+  ``test.test_lazy_import.data`` module loads 3.15's test_lazy_import/__init__.py,
+  whose decorators need them.
+
+It writes one record per test to RESULTS.json: id, outcome (pass, fail, error, skip),
+and the message and traceback text of what went wrong.
+"""
+
+import functools
+import itertools
+import os
+import subprocess
+import sys
+import threading
+import unittest
+
+# Only what test.test_lazy_import imports anyway: test/__init__.py imports this module
+# in every subprocess that imports test.*, and some tests check what is in sys.modules.
+
+ROOT = os.path.dirname(os.path.abspath(__file__))
+COOKIE = "# -*- coding: lazy -*-\n"
+
+
+# -- -c CODE as a file with the cookie ---------------------------------------------
+
+_script_numbers = itertools.count(1)
+_OPTIONS_WITH_VALUE = {"-X", "-W", "-Q"}
+
+
+def write_script(code):
+    """Write CODE to ROOT/c_code_N.py after the cookie line; return the path."""
+    first, newline, rest = code.partition("\n")
+    if newline and not first.strip():
+        text = COOKIE + rest         # the cookie replaces a blank first line
+    else:
+        text = COOKIE + code
+    path = os.path.join(ROOT, "c_code_%d.py" % next(_script_numbers))
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    return path
+
+
+def adapt_command(args):
+    """[python, opts..., "-c", CODE, argv...] -> [python, opts..., FILE, argv...]."""
+    if not isinstance(args, (list, tuple)) or not args:
+        return args
+    if os.fspath(args[0]) != sys.executable:
+        return args
+    options = []
+    i = 1
+    while i < len(args):
+        arg = args[i]
+        if arg == "-c" and i + 1 < len(args):
+            options = [new for option in options
+                       for new in (["-E", "-s"] if option == "-I" else [option])]
+            return [args[0]] + options + [write_script(args[i + 1])] + list(args[i + 2:])
+        if not isinstance(arg, str) or not arg.startswith("-") or arg == "-":
+            return args              # a script, -m, or something else: leave it
+        if arg == "-m":
+            return args
+        options.append(arg)
+        if arg in _OPTIONS_WITH_VALUE and i + 1 < len(args):
+            options.append(args[i + 1])
+            i += 1
+        i += 1
+    return args
+
+
+class AdaptedPopen(subprocess.Popen):
+    def __init__(self, args, *rest, **kwargs):
+        super().__init__(adapt_command(args), *rest, **kwargs)
+
+
+# -- test.support helpers missing before 3.15 --------------------------------------
+
+def requires_subprocess():
+    return lambda test: test
+
+
+def subTests(arg_names, arg_values, *, _do_cleanups=False):
+    if isinstance(arg_names, str):
+        arg_names = arg_names.replace(",", " ").split()
+    single = len(arg_names) == 1
+    arg_values = tuple(arg_values)
+
+    def decorator(func):
+        @functools.wraps(func)
+        def wrapper(self, *args, **kwargs):
+            for values in arg_values:
+                params = dict(zip(arg_names, (values,) if single else values))
+                with self.subTest(**params):
+                    func(self, *args, **kwargs, **params)
+                if _do_cleanups:
+                    self.doCleanups()
+        return wrapper
+    return decorator
+
+
+def run_with_limited_c_stack(depth=150_000, size=8 * 1024 * 1024):
+    def decorator(test):
+        @functools.wraps(test)
+        def wrapper(*args, **kwargs):
+            try:
+                old_size = threading.stack_size(size)
+            except (ValueError, RuntimeError):
+                return test(*args, **kwargs)
+            errors = []
+
+            def run():
+                try:
+                    test(*args, **kwargs)
+                except BaseException as exc:
+                    errors.append(exc)
+            try:
+                thread = threading.Thread(target=run)
+                thread.start()
+                thread.join()
+            finally:
+                threading.stack_size(old_size)
+            if errors:
+                raise errors[0]
+        return wrapper
+    return decorator
+
+
+def assertHasAttr(self, obj, name, msg=None):
+    if not hasattr(obj, name):
+        self.fail(self._formatMessage(msg, "%r has no attribute %r" % (obj, name)))
+
+
+def assertNotHasAttr(self, obj, name, msg=None):
+    if hasattr(obj, name):
+        self.fail(self._formatMessage(msg, "%r has unexpected attribute %r" % (obj, name)))
+
+
+def add_missing_helpers():
+    """Called by ROOT/test/__init__.py, in this process and in every subprocess
+    that imports test.*, as 3.15's test_lazy_import/__init__.py needs them to load."""
+    from test import support
+    for helper in (requires_subprocess, subTests, run_with_limited_c_stack):
+        if not hasattr(support, helper.__name__):
+            setattr(support, helper.__name__, helper)
+    for method in (assertHasAttr, assertNotHasAttr):      # unittest 3.14
+        if not hasattr(unittest.TestCase, method.__name__):
+            setattr(unittest.TestCase, method.__name__, method)
+
+
+# -- running the tests and recording each one's outcome ----------------------------
+
+class RecordingResult(unittest.TextTestResult):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.records = {}
+
+    def _record(self, test, outcome, err=None, message=""):
+        import traceback
+        test_id = test.id()
+        if err is not None:
+            message = "".join(traceback.format_exception_only(err[0], err[1])).strip()
+            text = "".join(traceback.format_exception(*err))
+        else:
+            text = ""
+        old = self.records.get(test_id)
+        if old and old["outcome"] in ("fail", "error"):
+            return                      # keep the first thing that went wrong
+        self.records[test_id] = {"id": test_id, "outcome": outcome,
+                                 "message": message, "traceback": text}
+
+    def addSuccess(self, test):
+        super().addSuccess(test)
+        if test.id() not in self.records:
+            self._record(test, "pass")
+
+    def addFailure(self, test, err):
+        super().addFailure(test, err)
+        self._record(test, "fail", err)
+
+    def addError(self, test, err):
+        super().addError(test, err)
+        self._record(test, "error", err)
+
+    def addSkip(self, test, reason):
+        super().addSkip(test, reason)
+        self._record(test, "skip", message=reason)
+
+    def addExpectedFailure(self, test, err):
+        super().addExpectedFailure(test, err)
+        self._record(test, "pass")
+
+    def addUnexpectedSuccess(self, test):
+        super().addUnexpectedSuccess(test)
+        self._record(test, "fail", message="unexpected success")
+
+    def addSubTest(self, test, subtest, err):
+        super().addSubTest(test, subtest, err)
+        if err is not None:
+            failed = issubclass(err[0], test.failureException)
+            self._record(test, "fail" if failed else "error", err)
+
+
+def main(argv):
+    import json
+    results_path = argv[1]
+    subprocess.Popen = AdaptedPopen
+    import test                      # ROOT/test: adds the helpers (ROOT is sys.path[0])
+    names = argv[2:] or ["test.test_lazy_import"]
+    suite = unittest.defaultTestLoader.loadTestsFromNames(names)
+    runner = unittest.TextTestRunner(resultclass=RecordingResult, verbosity=2,
+                                     stream=sys.stderr)
+    result = runner.run(suite)
+    with open(results_path, "w", encoding="utf-8") as f:
+        json.dump(sorted(result.records.values(), key=lambda r: r["id"]), f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
