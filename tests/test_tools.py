@@ -1,0 +1,144 @@
+"""The real pytest and coverage.py, in subprocesses, on projects whose files carry the cookie."""
+import html
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+pytestmark = pytest.mark.skipif(
+    sys.version_info >= (3, 15),
+    reason='3.15 parses lazy itself and the codec is plain UTF-8: nothing of ours is in the way',
+)
+
+PLUGIN = '[run]\nplugins = lazy_codec.coverage_plugin\n'
+
+
+def write(root, files, lazy=True):
+    """the project; with lazy=False its eager twin, line for line"""
+    for name, text in files.items():
+        if not lazy:
+            text = text.replace('coding: lazy', 'coding: utf-8')
+            text = re.sub(r'(?m)^(\s*)lazy (import|from) ', r'\1\2 ', text)
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def run(cwd, *args):
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(('COV_CORE', 'COVERAGE_', 'PYTEST_'))}
+    return subprocess.run([sys.executable, '-m', *args], cwd=cwd, env=env,
+                          capture_output=True, text=True)
+
+
+PYTEST_PROJECT = {
+    'pytest.ini': '[pytest]\n',
+    'lazy_mod.py': 'value = 1\n',
+    'conftest.py': '# -*- coding: lazy -*-\nlazy import json\nimport pytest\n\n'
+                   '@pytest.fixture\ndef dumped():\n    return json.dumps([1])\n',
+    'sub/conftest.py': '# -*- coding: lazy -*-\nlazy from os import path as os_path\nimport pytest\n\n'
+                       '@pytest.fixture\ndef sep():\n    return os_path.sep\n',
+    'test_top.py': '# -*- coding: lazy -*-\nlazy import lazy_mod\n\n'
+                   'def test_fixture(dumped):\n    assert dumped == "[1]"\n\n'
+                   'def test_global():\n    assert lazy_mod.value == 2\n',
+    'sub/test_sub.py': '# -*- coding: lazy -*-\nlazy from lazy_mod import value\n\n'
+                       'def test_fixtures(sep, dumped):\n    assert (sep, dumped) == ("/", "[1]")\n\n'
+                       'def test_local():\n    import lazy_mod as m\n    assert m.value == value + 2\n',
+}
+
+
+@pytest.mark.parametrize('mode', ['prepend', 'importlib'])
+def test_pytest(tmp_path, mode):
+    # conftest and test modules with lazy imports are collected, and pytest's
+    # assertion rewriter (which compiles the bytes, so gets the rewritten text)
+    # explains failures exactly as for the eager twin
+    outputs = []
+    for lazy in (True, False):
+        root = tmp_path / ('lazy' if lazy else 'eager')
+        write(root, PYTEST_PROJECT, lazy)
+        out = run(root, 'pytest', '-p', 'no:cacheprovider', f'--import-mode={mode}', '-rN', '-vv')
+        assert out.returncode == 1, out.stdout + out.stderr
+        assert '2 failed, 2 passed' in out.stdout, out.stdout
+        outputs.append([line.replace(str(root), 'ROOT') for line in out.stdout.splitlines()
+                        if line.startswith(('E ', '>'))])
+    lazy_lines, eager_lines = outputs
+    assert lazy_lines == eager_lines
+    assert '>       assert lazy_mod.value == 2' in lazy_lines
+    assert 'E       assert 1 == 2' in lazy_lines
+    assert 'E        +  where 1 = lazy_mod.value' in lazy_lines
+    assert 'E       AssertionError: assert 1 == (1 + 2)' in lazy_lines
+    assert any(re.match(r"E        \+  where 1 = <module 'lazy_mod' from 'ROOT/lazy_mod.py'>\.value$",
+                        line) for line in lazy_lines), lazy_lines
+
+
+COVERAGE_PROJECT = {
+    'lib.py': '# -*- coding: lazy -*-\nlazy import json\nlazy from os import (\n    path,\n)\n\n'
+              'def dump(obj):\n    return json.dumps(obj)\n\n'
+              'def unused():\n    return path.sep\n',
+    'app.py': '# -*- coding: lazy -*-\nimport sys\nlazy import lib\nif len(sys.argv) > 5:\n'
+              '    lazy import never_there\n    print(never_there)\nprint(lib.dump([1]))\n',
+}
+REPORT = """\
+Name     Stmts   Miss  Cover   Missing
+--------------------------------------
+app.py       6      2    67%   5-6
+lib.py       6      1    83%   11
+--------------------------------------
+TOTAL       12      3    75%
+"""
+ANNOTATED = {
+    'app.py,cover': '  # -*- coding: lazy -*-\n> import sys\n> lazy import lib\n'
+                    '> if len(sys.argv) > 5:\n!     lazy import never_there\n!     print(never_there)\n'
+                    '> print(lib.dump([1]))\n',
+    'lib.py,cover': '  # -*- coding: lazy -*-\n> lazy import json\n> lazy from os import (\n>     path,\n> )\n'
+                    '  \n> def dump(obj):\n>     return json.dumps(obj)\n  \n> def unused():\n!     return path.sep\n',
+}
+
+
+@pytest.mark.parametrize('target', [['app.py'], ['-m', 'app']])
+def test_coverage(tmp_path, target):
+    # a lazy line is covered when its statement ran; with the plugin, annotate
+    # and html show the file as written
+    write(tmp_path, dict(COVERAGE_PROJECT, **{'.coveragerc': PLUGIN}))
+    out = run(tmp_path, 'coverage', 'run', *target)
+    assert (out.returncode, out.stdout, out.stderr) == (0, '[1]\n', '')
+    out = run(tmp_path, 'coverage', 'report', '-m')
+    assert (out.stdout, out.stderr) == (REPORT, '')
+    out = run(tmp_path, 'coverage', 'annotate')
+    assert out.returncode == 0, out.stderr
+    assert {name: (tmp_path / name).read_text() for name in ANNOTATED} == ANNOTATED
+    out = run(tmp_path, 'coverage', 'html', '-q')
+    assert out.returncode == 0, out.stderr
+    page = html.unescape(re.sub(r'<[^>]*>', '', (tmp_path / 'htmlcov' / 'app_py.html').read_text()))
+    assert 'lazy import lib' in page and 'lazy import never_there' in page
+    assert '__lazy_codec_abi1__' not in page
+    functions = tmp_path / 'htmlcov' / 'function_index.html'
+    if functions.exists():  # coverage 7.5+: regions, found in the rewritten text
+        assert all(f"<data value='{f}'>" in functions.read_text() for f in ('dump', 'unused'))
+
+
+def test_coverage_without_plugin(tmp_path):
+    # measurement needs no plugin: coverage compiles what the codec gives, and
+    # lines never move; but its reports then show the rewritten lines
+    write(tmp_path, COVERAGE_PROJECT)
+    assert run(tmp_path, 'coverage', 'run', 'app.py').returncode == 0
+    assert run(tmp_path, 'coverage', 'report', '-m').stdout == REPORT
+    assert run(tmp_path, 'coverage', 'annotate').returncode == 0
+    line = (tmp_path / 'app.py,cover').read_text().splitlines()[2]
+    assert line.startswith('> from lazy_codec._abi1 import lazy_import as __lazy_codec_abi1__;')
+
+
+def test_pytest_cov(tmp_path):
+    pytest.importorskip('pytest_cov')
+    write(tmp_path, dict(COVERAGE_PROJECT, **{
+        '.coveragerc': PLUGIN, 'pytest.ini': '[pytest]\n',
+        'test_app.py': '# -*- coding: lazy -*-\nlazy import lib\n\n'
+                       'def test_dump():\n    assert lib.dump([1]) == "[1]"\n',
+    }))
+    out = run(tmp_path, 'pytest', '-p', 'no:cacheprovider', '--cov=lib', '--cov-report=term-missing',
+              '--cov-report=annotate:ann')
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert re.search(r'^lib\.py +6 +1 +83% +11$', out.stdout, re.M), out.stdout
+    assert (tmp_path / 'ann' / 'lib.py,cover').read_text() == ANNOTATED['lib.py,cover']
