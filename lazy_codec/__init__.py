@@ -1,2 +1,13 @@
 """PEP 810 lazy imports (`lazy import x`) for CPython 3.9-3.14, by a source codec."""
 __version__ = '0.1.0'
+
+
+def load_ipython_extension(ipython):
+    """`%load_ext lazy_codec`: lazy statements in IPython/Jupyter cells"""
+    from lazy_codec._ipython import load_ipython_extension
+    load_ipython_extension(ipython)
+
+
+def unload_ipython_extension(ipython):
+    from lazy_codec._ipython import unload_ipython_extension
+    unload_ipython_extension(ipython)

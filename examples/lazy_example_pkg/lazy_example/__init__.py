@@ -1,0 +1,11 @@
+# -*- coding: lazy -*-
+"""An example package that uses lazy imports: importing it imports neither
+json nor decimal; each is imported the first time the code uses it."""
+lazy from lazy_example.report import summary
+lazy import json
+
+__all__ = ('summary', 'to_json')
+
+
+def to_json(obj):
+    return json.dumps(obj, sort_keys=True)
