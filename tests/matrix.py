@@ -19,7 +19,7 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TEST_DEPS = ('pytest', 'coverage', 'hypothesis')
+TEST_DEPS = ('pytest', 'coverage', 'hypothesis', 'pytest-cov', 'ipython')
 VERSIONS = ('3.9', '3.10', '3.11', '3.12', '3.13', '3.14', '3.15')
 
 
@@ -54,9 +54,9 @@ def make_venv(version: str, python: str) -> str:
             _run([python, '-m', 'venv', '--without-pip', venv]).check_returncode()
             wheel = sorted(glob.glob(os.path.join(reference_prefix(), 'wheels', 'pip-*.whl')))[-1]
             _run([vpy, os.path.join(wheel, 'pip'), 'install', '-q', wheel]).check_returncode()
-        pip = _run([vpy, '-m', 'pip', 'install', '-q', *TEST_DEPS])
-        if pip.returncode != 0:
-            raise SystemExit(f'{version}: installing {TEST_DEPS} failed:\n{pip.stdout}')
+    pip = _run([vpy, '-m', 'pip', 'install', '-q', *TEST_DEPS])
+    if pip.returncode != 0:
+        raise SystemExit(f'{version}: installing {TEST_DEPS} failed:\n{pip.stdout}')
     # a real install (not -e): the .pth goes to site-packages as for users
     pip = _run([vpy, '-m', 'pip', 'install', '-q', '--force-reinstall', '--no-deps', ROOT])
     if pip.returncode != 0:
