@@ -314,22 +314,18 @@ def find_lazy(reader: _LineReader, stop_after: int, plain: bool = False,
                     word = 'except'  # try's else block is part of the try
                 last_header[len(blocks)] = word
                 pending_block = word
-            if plain and first in ('import', 'from') and body_of is None:
-                edit = _plain_import(stmt, blocks)
-                if edit is not None:
-                    edits.append(edit)
-                continue
-            if plain and first in ('import', 'from') and body_of is not None:
-                edit = _plain_import(stmt, blocks + [body_of])
-                if edit is not None:
-                    edits.append(edit)
-                continue
-            if not (first == 'lazy' and len(stmt) > 1 and stmt[0].type == tokenize.NAME
-                    and stmt[1].string in ('import', 'from')):
+            is_lazy = (first == 'lazy' and len(stmt) > 1 and stmt[0].type == tokenize.NAME
+                       and stmt[1].string in ('import', 'from'))
+            if not (is_lazy or plain and first in ('import', 'from')):
                 continue
             if body_of == 'else' and last_header.get(len(blocks)) in _TRY_WORDS:
                 body_of = 'except'
             context = blocks + [body_of] if body_of else blocks
+            if not is_lazy:
+                edit = _plain_import(stmt, context)
+                if edit is not None:
+                    edits.append(edit)
+                continue
             edit, error = _lazy_statement(stmt, context)
             if error is None:
                 edits.append(edit)
