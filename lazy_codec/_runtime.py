@@ -253,8 +253,12 @@ def _settle(key: _LazyName) -> BaseException | None:
             return exc
     with _binding_lock:
         if key.lazy is lazy and namespace.get(key, _MISSING) is not _MISSING:
+            # The value only: a lookup in this dict is in progress (it called
+            # us), and changing the dict's shape now could free the table it
+            # is reading. The key becomes plain later (_rebuild_soon).
+            namespace[key] = current
             key.lazy = None
-            _replace(namespace, key, sys.intern(str(key)), current)
+            _rebuild_soon(namespace)
     module = _module_of(namespace)
     if module is not None:
         _unwatch_if_done(module)
@@ -267,11 +271,74 @@ def _settle(key: _LazyName) -> BaseException | None:
 _call = methodcaller('__call__')
 
 
-def _replace(namespace: dict, old_key: str, new_key: str, value) -> None:
-    """bind `value` under `new_key` where `old_key` is, keeping the order;
-    rebuilding makes the dict an exact-str-keys dict again when it can be"""
-    items = [(new_key, value) if k is old_key else (k, v) for k, v in namespace.items()]
+def _rebuilt(namespace: dict) -> None:
+    """`namespace` with its resolved lazy keys made plain, in the same order:
+    with no lazy key left it is again an exact-str-keys dict, which the
+    specializing interpreter needs (3.11+)"""
+    items = [
+        (sys.intern(str(k)) if type(k) is _LazyName and k.lazy is None else k, v)
+        for k, v in namespace.items()
+    ]
     any(map(_call, (namespace.clear, partial(namespace.update, items))))
+
+
+# -- rebuilding module dicts after reification ---------------------------------
+# A rebuild frees the dict's key table, so it must not happen while a lookup
+# in that dict is in progress: the lookup would go on reading freed memory
+# (seen: NameError, crashes). The only Python code a lookup in a module dict
+# runs is _LazyName.__eq__; so a rebuild waits until no thread is in it. A
+# daemon thread does the rebuilds, soon after reification, while the thread
+# that reified goes on.
+
+_dirty: dict[int, dict] = {}  # namespaces to rebuild, by id; under _binding_lock
+_rebuilder_wakeup = allocate_lock()  # released to wake the rebuilder
+_rebuilder_wakeup.acquire()
+_rebuilder_pid = None  # the process whose rebuilder thread runs
+
+
+def _rebuild_soon(namespace: dict) -> None:
+    """(called with _binding_lock held)"""
+    global _rebuilder_pid
+    _dirty[id(namespace)] = namespace
+    import os
+    if _rebuilder_pid != os.getpid():  # none yet, or forked
+        _rebuilder_pid = os.getpid()
+        import _thread
+        _thread.start_new_thread(_rebuilder, ())
+    if _rebuilder_wakeup.locked():
+        _rebuilder_wakeup.release()
+
+
+def _in_lookup() -> bool:
+    """is any thread inside _LazyName.__eq__, i.e. inside a dict lookup?"""
+    for frame in sys._current_frames().values():
+        while frame is not None:
+            if frame.f_code is _EQ_CODE:
+                return True
+            frame = frame.f_back
+    return False
+
+
+def _rebuilder() -> None:
+    import time
+    while True:
+        _rebuilder_wakeup.acquire()
+        while _dirty:
+            interval = sys.getswitchinterval()
+            # no other thread runs between the check and the rebuild
+            sys.setswitchinterval(1000)
+            try:
+                time.sleep(0)  # let a switch that was asked for happen now
+                if not _in_lookup():
+                    with _binding_lock:
+                        namespaces = list(_dirty.values())
+                        _dirty.clear()
+                    for namespace in namespaces:
+                        _rebuilt(namespace)
+            finally:
+                sys.setswitchinterval(interval)
+            if _dirty:
+                time.sleep(0.001)
 
 
 def _bind(namespace, name: str, lazy: LazyImportType) -> None:
@@ -280,20 +347,28 @@ def _bind(namespace, name: str, lazy: LazyImportType) -> None:
     if type(namespace) is not dict:  # e.g. exec() with a mapping: no key trick
         namespace[name] = lazy.resolve()
         return
-    key = _LazyName(name)
-    key.namespace = namespace
-    key.lazy = lazy
-    key.resolving = None  # the thread importing the target, while it does
     with _binding_lock:
         old_key = None
         if name in namespace:  # rare: find the key object bound now
             old_key = next(k for k in namespace if isinstance(k, str) and _str_eq(k, name) is True)
-        if old_key is None:
-            namespace[key] = lazy
+        if type(old_key) is _LazyName:  # the statement ran before: rebind its key
+            old_key.lazy = lazy
+            old_key.resolving = None
+            namespace[old_key] = lazy
         else:
-            if type(old_key) is _LazyName:
-                old_key.lazy = None
-            _replace(namespace, old_key, key, lazy)
+            key = _LazyName(name)
+            key.namespace = namespace
+            key.lazy = lazy
+            key.resolving = None  # the thread importing the target, while it does
+            if old_key is None:
+                namespace[key] = lazy
+            else:
+                # a plain binding (an eager import before, a reload): delete
+                # then insert, as one C call; neither frees the table that a
+                # lookup in progress might read (a resize frees the old table
+                # after making the new one), so this is safe anywhere
+                any(map(_call, (partial(namespace.__delitem__, old_key),
+                                partial(namespace.__setitem__, key, lazy))))
     module = _module_of(namespace)
     if module is not None:
         _watch(module)
@@ -324,6 +399,7 @@ class _LazyModuleType(ModuleType):
         return [str(name) if type(name) is _LazyName else name for name in ModuleType.__dir__(self)]
 
 
+_EQ_CODE = _LazyName.__eq__.__code__
 _LazyModuleType.__name__ = _LazyModuleType.__qualname__ = 'module'
 _LazyModuleType.__module__ = 'builtins'
 _GETATTRIBUTE_CODE = _LazyModuleType.__getattribute__.__code__
