@@ -442,10 +442,17 @@ def _pending(module_name: str) -> bool:
     return any(name.startswith(prefix) for name in tuple(lazy_modules))
 
 
+# every package path a dotted lazy statement named ('a.b' and 'a.b.c' for
+# `lazy import a.b.c`): unlike sys.lazy_modules, names never leave it, so
+# that a thread that finds a submodule still being imported by another one
+# waits for it instead of failing
+_named_submodules: set[str] = set()
+
+
 def _pending_submodule(module, attr: str):
     """the submodule `attr` of `module` if a lazy statement named it"""
     full = f"{_module_getattribute(module, '__name__')}.{attr}"
-    if full not in lazy_modules and not _pending(full):
+    if full not in _named_submodules and full not in lazy_modules and not _pending(full):
         return _MISSING
     __import__(full)
     lazy_modules.discard(full)
@@ -547,6 +554,8 @@ def _import(frame, aliases, explicit: bool) -> None:
             top = dotted.partition('.')[0]
             lazy = _new_lazy(dotted, f'import {top} as v', frame.f_globals, frame,
                              submodule=dotted if top != dotted else None)
+            parts = dotted.split('.')
+            _named_submodules.update('.'.join(parts[:i]) for i in range(2, len(parts) + 1))
             bound = top
         else:
             lazy = _new_lazy(dotted, f'import {dotted} as v', frame.f_globals, frame)
