@@ -291,22 +291,17 @@ def _rebuilt(namespace: dict) -> None:
 # that reified goes on.
 
 _dirty: dict[int, dict] = {}  # namespaces to rebuild, by id; under _binding_lock
-_rebuilder_wakeup = allocate_lock()  # released to wake the rebuilder
-_rebuilder_wakeup.acquire()
-_rebuilder_pid = None  # the process whose rebuilder thread runs
+_rebuilder_running = allocate_lock()  # held while a rebuilder thread runs
+_stop_rebuilder = False  # set to make it exit early (before a fork)
 
 
 def _rebuild_soon(namespace: dict) -> None:
     """(called with _binding_lock held)"""
-    global _rebuilder_pid
     _dirty[id(namespace)] = namespace
-    import os
-    if _rebuilder_pid != os.getpid():  # none yet, or forked
-        _rebuilder_pid = os.getpid()
+    if not _rebuilder_running.locked():
+        _rebuilder_running.acquire()
         import _thread
         _thread.start_new_thread(_rebuilder, ())
-    if _rebuilder_wakeup.locked():
-        _rebuilder_wakeup.release()
 
 
 def _in_lookup() -> bool:
@@ -319,26 +314,55 @@ def _in_lookup() -> bool:
     return False
 
 
-def _rebuilder() -> None:
+def _rebuild_pending() -> None:
+    """rebuild what is dirty, unless a lookup is in progress somewhere; no
+    other thread may run between that check and the rebuild, so the switch
+    interval is made long for the while"""
     import time
-    while True:
-        _rebuilder_wakeup.acquire()
-        while _dirty:
-            interval = sys.getswitchinterval()
-            # no other thread runs between the check and the rebuild
-            sys.setswitchinterval(1000)
-            try:
-                time.sleep(0)  # let a switch that was asked for happen now
-                if not _in_lookup():
-                    with _binding_lock:
-                        namespaces = list(_dirty.values())
-                        _dirty.clear()
-                    for namespace in namespaces:
-                        _rebuilt(namespace)
-            finally:
-                sys.setswitchinterval(interval)
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1000)
+    try:
+        time.sleep(0)  # let a switch that was already asked for happen now
+        if not _in_lookup():
+            with _binding_lock:
+                namespaces = list(_dirty.values())
+                _dirty.clear()
+            for namespace in namespaces:
+                _rebuilt(namespace)
+    finally:
+        sys.setswitchinterval(interval)
+
+
+def _rebuilder() -> None:
+    """runs while there is something to rebuild, then exits: no thread of
+    ours stays in the process (3.12+ warns when a threaded process forks)"""
+    import time
+    try:
+        while True:
+            with _binding_lock:
+                if not _dirty or _stop_rebuilder:
+                    return
+            _rebuild_pending()
             if _dirty:
-                time.sleep(0.001)
+                time.sleep(0.001)  # a lookup was in progress: try again
+    finally:
+        _rebuilder_running.release()
+
+
+def _before_fork() -> None:
+    """no rebuilder thread across a fork; rebuild in this thread instead"""
+    global _stop_rebuilder
+    if _rebuilder_running.locked():
+        _stop_rebuilder = True
+        with _rebuilder_running:  # wait until it has exited
+            pass
+        _stop_rebuilder = False
+    if _dirty:
+        _rebuild_pending()
+
+
+if hasattr(__import__('os'), 'register_at_fork'):
+    __import__('os').register_at_fork(before=_before_fork)
 
 
 def _bind(namespace, name: str, lazy: LazyImportType) -> None:
