@@ -51,7 +51,7 @@ class _LazyModules(set):
 
 _LazyModules.__name__ = _LazyModules.__qualname__ = 'set'
 _LazyModules.__module__ = 'builtins'
-lazy_modules = _LazyModules(getattr(sys, 'lazy_modules', ()))
+lazy_modules = _LazyModules(vars(sys).get('lazy_modules', ()))  # not getattr: see the .pth
 if sys.version_info < (3, 15):
     sys.lazy_modules = lazy_modules
 

@@ -9,7 +9,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 def pth_line() -> str:
     with open(os.path.join(HERE, 'lazy_codec_pth.py')) as f:
         source = ''.join(line for line in f if not line.startswith('#'))
-    return f'import codecs; exec({source.strip()!r})\n'
+    # site can process a venv's site-packages twice: the second time, the
+    # check stops before the source is even compiled (on 3.15+, where sys
+    # gets no __getattr__, it runs twice, registering a second search)
+    return f"import codecs, sys; '__getattr__' in vars(sys) or exec({source.strip()!r})\n"
 
 
 def main() -> int:
