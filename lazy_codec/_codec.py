@@ -86,8 +86,10 @@ def _undecodable(data: bytes, first_line: int) -> str:
             getattr(exc, 'end_offset', None) or exc.offset or 1, True,
         )
         text = exc.text
-    else:  # cannot happen: the bytes are not UTF-8
-        raise AssertionError('undecodable source compiled')
+    else:
+        # this interpreter accepts them (3.9-3.13 do not check comments):
+        # so does the codec, with U+FFFD where the comment had bad bytes
+        return _rewrite.rewrite(data.decode('utf-8', 'replace'), first_line)
     lines = _rewrite.split_lines(data.decode('utf-8', 'replace'))
     return _rewrite.error_source(lines, error, first_line, text=text)
 

@@ -126,14 +126,8 @@ INVALID_UTF8 = {
     'after a shebang': (b'lazy import json\nx = "\xff"\nprint(json.dumps(1))\n', 4),
 }
 
-# on 3.9-3.13 the interpreter does not check that comments are UTF-8 (the eager
-# file runs); the codec must still produce text
-_COMMENT_BUG = (
-    'invalid UTF-8 in a comment, 3.9-3.13: _codec._undecodable expects compile() of the '
-    'utf-8 equivalent to fail, but this interpreter does not check comments: import raises '
-    "`AssertionError: decoding with 'lazy' codec failed (AssertionError: undecodable source "
-    "compiled)`, a script `SyntaxError: encoding problem: lazy`"
-)
+# (fixed) on 3.9-3.13 the interpreter does not check that comments are
+# UTF-8 (the eager file runs): the codec accepted them too late
 _NATIVE_SCRIPT_BUG = (
     '3.15, a script: the pass-through IncrementalDecoder is plain utf-8, so the interpreter '
     "reports `File ..., line 0` / `SyntaxError: 'utf-8' codec can't decode byte ...` "
@@ -151,9 +145,7 @@ _SHEBANG_MESSAGE = (
 
 def _utf8_marks(case, how):
     marks = []
-    if case in ('in a comment', 'cookie line') and V < (3, 14) and (how == 'import' or case == 'in a comment'):
-        marks.append(xfail_if(True, _COMMENT_BUG))
-    elif how == 'script' and case == 'cookie line' and V >= (3, 14):
+    if how == 'script' and case == 'cookie line' and V >= (3, 14):
         marks.append(xfail_if(True, _FIRST_LINE_SCRIPT))
     elif how == 'script' and NATIVE:
         marks.append(xfail_if(True, _NATIVE_SCRIPT_BUG))
