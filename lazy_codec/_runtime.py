@@ -253,12 +253,15 @@ def _settle(key: _LazyName) -> BaseException | None:
             return exc
     with _binding_lock:
         if key.lazy is lazy and namespace.get(key, _MISSING) is not _MISSING:
-            # The value only: a lookup in this dict is in progress (it called
-            # us), and changing the dict's shape now could free the table it
-            # is reading. The key becomes plain later (_rebuild_soon).
-            namespace[key] = current
+            # Delete then insert under a plain key, as one C call: neither
+            # frees the table that the lookup in progress (ours) reads (a
+            # resize makes the new table before freeing the old); a rebuild
+            # here would. The name moves to the end of the dict.
             key.lazy = None
-            _rebuild_soon(namespace)
+            any(map(_call, (partial(namespace.__delitem__, key),
+                            partial(namespace.__setitem__, sys.intern(str(key)), current))))
+            if not any(type(k) is _LazyName for k in list(namespace)):
+                _rebuild_soon(namespace)
     module = _module_of(namespace)
     if module is not None:
         _unwatch_if_done(module)
@@ -272,23 +275,21 @@ _call = methodcaller('__call__')
 
 
 def _rebuilt(namespace: dict) -> None:
-    """`namespace` with its resolved lazy keys made plain, in the same order:
-    with no lazy key left it is again an exact-str-keys dict, which the
-    specializing interpreter needs (3.11+)"""
-    items = [
-        (sys.intern(str(k)) if type(k) is _LazyName and k.lazy is None else k, v)
-        for k, v in namespace.items()
-    ]
+    """`namespace` re-made, in the same order: with only exact str keys left,
+    it is again the dict form the specializing interpreter needs (3.11+)"""
+    items = list(namespace.items())
     any(map(_call, (namespace.clear, partial(namespace.update, items))))
 
 
 # -- rebuilding module dicts after reification ---------------------------------
-# A rebuild frees the dict's key table, so it must not happen while a lookup
-# in that dict is in progress: the lookup would go on reading freed memory
-# (seen: NameError, crashes). The only Python code a lookup in a module dict
-# runs is _LazyName.__eq__; so a rebuild waits until no thread is in it. A
-# daemon thread does the rebuilds, soon after reification, while the thread
-# that reified goes on.
+# A rebuild frees the dict's key table, so it must not happen while a lookup in
+# that dict is in progress: the lookup would go on reading freed memory (seen:
+# NameError, crashes). A lookup in a module dict runs Python code only through
+# _LazyName.__eq__; so once a dict has no _LazyName key left, a lookup in it can
+# be in progress across Python code only in a thread that is inside __eq__.
+# The rebuild waits for no thread to be there, with _binding_lock held so that
+# no lazy key comes back meanwhile. A thread does it, soon after the last
+# reification in a module, while the thread that reified goes on.
 
 _dirty: dict[int, dict] = {}  # namespaces to rebuild, by id; under _binding_lock
 _rebuilder_running = allocate_lock()  # held while a rebuilder thread runs
@@ -315,22 +316,14 @@ def _in_lookup() -> bool:
 
 
 def _rebuild_pending() -> None:
-    """rebuild what is dirty, unless a lookup is in progress somewhere; no
-    other thread may run between that check and the rebuild, so the switch
-    interval is made long for the while"""
-    import time
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(1000)
-    try:
-        time.sleep(0)  # let a switch that was already asked for happen now
-        if not _in_lookup():
-            with _binding_lock:
-                namespaces = list(_dirty.values())
-                _dirty.clear()
-            for namespace in namespaces:
+    """rebuild the dirty dicts that are safe to rebuild now (see above)"""
+    with _binding_lock:
+        if _in_lookup():
+            return
+        for key, namespace in list(_dirty.items()):
+            del _dirty[key]
+            if not any(type(k) is _LazyName for k in list(namespace)):
                 _rebuilt(namespace)
-    finally:
-        sys.setswitchinterval(interval)
 
 
 def _rebuilder() -> None:
@@ -344,7 +337,7 @@ def _rebuilder() -> None:
                     return
             _rebuild_pending()
             if _dirty:
-                time.sleep(0.001)  # a lookup was in progress: try again
+                time.sleep(0.001)  # a thread was inside a lookup: try again
     finally:
         _rebuilder_running.release()
 
