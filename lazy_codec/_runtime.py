@@ -329,8 +329,8 @@ def _rebuild_pending() -> None:
 def _rebuilder() -> None:
     """runs while there is something to rebuild, then exits: no thread of
     ours stays in the process (3.12+ warns when a threaded process forks)"""
-    import time
     try:
+        import time
         while True:
             with _binding_lock:
                 if not _dirty or _stop_rebuilder:
@@ -338,6 +338,10 @@ def _rebuilder() -> None:
             _rebuild_pending()
             if _dirty:
                 time.sleep(0.001)  # a thread was inside a lookup: try again
+    except BaseException:
+        # at interpreter exit a daemon thread can find modules torn down: a
+        # rebuild is only an optimization, and nothing may reach stderr
+        pass
     finally:
         _rebuilder_running.release()
 
