@@ -346,20 +346,26 @@ def _rebuilder() -> None:
         _rebuilder_running.release()
 
 
-def _before_fork() -> None:
-    """no rebuilder thread across a fork; rebuild in this thread instead"""
+def _stop_rebuilding() -> None:
+    """no rebuilder thread across a fork, nor at interpreter exit (a daemon
+    thread still running during finalization can crash the interpreter)"""
     global _stop_rebuilder
     if _rebuilder_running.locked():
         _stop_rebuilder = True
         with _rebuilder_running:  # wait until it has exited
             pass
         _stop_rebuilder = False
+
+
+def _before_fork() -> None:
+    _stop_rebuilding()
     if _dirty:
-        _rebuild_pending()
+        _rebuild_pending()  # in this thread instead
 
 
 if hasattr(__import__('os'), 'register_at_fork'):
     __import__('os').register_at_fork(before=_before_fork)
+__import__('atexit').register(_stop_rebuilding)
 
 
 def _bind(namespace, name: str, lazy: LazyImportType) -> None:
