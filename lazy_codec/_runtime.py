@@ -14,7 +14,8 @@ from __future__ import annotations
 import sys
 from _functools import partial
 from _operator import methodcaller
-from _thread import RLock, allocate_lock, get_ident as _get_ident
+from _thread import RLock, allocate_lock, get_ident as _get_ident, start_new_thread as _start_thread
+from time import sleep as _sleep
 from types import ModuleType, TracebackType
 
 from lazy_codec._rewrite import ENTRY_NAME
@@ -56,14 +57,21 @@ if sys.version_info < (3, 15):
     sys.lazy_modules = lazy_modules
 
 # Guards the check-then-replace of a lazy entry in a module dict, so that
-# threads reifying one name at once bind it once.  Never held while importing.
-_binding_lock = allocate_lock()
+# threads reifying one name at once bind it once.  Never held while importing;
+# re-entrant, as a lookup made under it can run __eq__.
+_binding_lock = RLock()
 
 # code objects of the statements that reification executes, by (statement,
 # file, line): compiled once per process
 _statement_codes: dict[tuple[str, str, int], object] = {}
 
-_load_ops: frozenset[int] | None = None  # opcodes that load a name
+# opcodes that load a name (imported here, never inside a lookup: in mode
+# "all" an import there would run lazy statements inside __eq__)
+from opcode import opmap as _opmap  # noqa: E402
+_load_ops = frozenset(_opmap[name] for name in (
+    'LOAD_NAME', 'LOAD_GLOBAL', 'LOAD_FROM_DICT_OR_GLOBALS', 'LOAD_ATTR',
+    'LOAD_METHOD', 'IMPORT_FROM', 'IMPORT_STAR',
+) if name in _opmap)
 
 # lazy_codec._report.Recorder while a report is asked for, else None
 recorder = None
@@ -71,16 +79,9 @@ recorder = None
 
 def _loading(frame) -> bool:
     """is `frame` loading a name, rather than storing, deleting or peeking?"""
-    global _load_ops
     code = frame.f_code
     if code is _GETATTRIBUTE_CODE:
         return True
-    if _load_ops is None:
-        from opcode import opmap
-        _load_ops = frozenset(opmap[name] for name in (
-            'LOAD_NAME', 'LOAD_GLOBAL', 'LOAD_FROM_DICT_OR_GLOBALS', 'LOAD_ATTR',
-            'LOAD_METHOD', 'IMPORT_FROM', 'IMPORT_STAR',
-        ) if name in opmap)
     lasti = frame.f_lasti
     return lasti >= 0 and code.co_code[lasti] in _load_ops
 
@@ -301,8 +302,7 @@ def _rebuild_soon(namespace: dict) -> None:
     _dirty[id(namespace)] = namespace
     if not _rebuilder_running.locked():
         _rebuilder_running.acquire()
-        import _thread
-        _thread.start_new_thread(_rebuilder, ())
+        _start_thread(_rebuilder, ())
 
 
 def _in_lookup() -> bool:
@@ -330,14 +330,13 @@ def _rebuilder() -> None:
     """runs while there is something to rebuild, then exits: no thread of
     ours stays in the process (3.12+ warns when a threaded process forks)"""
     try:
-        import time
         while True:
             with _binding_lock:
                 if not _dirty or _stop_rebuilder:
                     return
             _rebuild_pending()
             if _dirty:
-                time.sleep(0.001)  # a thread was inside a lookup: try again
+                _sleep(0.001)  # a thread was inside a lookup: try again
     except BaseException:
         # at interpreter exit a daemon thread can find modules torn down: a
         # rebuild is only an optimization, and nothing may reach stderr

@@ -121,3 +121,16 @@ def test_threads_race_on_first_use(tmp_path):
         '''),
     }
     assert run(tmp_path, files).strip() == 'imports 30'
+
+
+@pytest.mark.skipif(NATIVE, reason='the backport runtime is not used on 3.15+')
+def test_mode_all_stdlib_heavy_imports(tmp_path):
+    # every stdlib module imported under mode "all" (their own imports lazy,
+    # `opcode` among them: once imported from inside a lookup, it deadlocked)
+    code = ('import asyncio, email.mime.multipart, http.server, json, decimal, '
+            'logging.handlers, unittest, urllib.request, sys; '
+            'print(sys.get_lazy_imports(), asyncio.get_event_loop_policy is not None)')
+    proc = subprocess.run([sys.executable, '-X', 'lazy_imports=all', '-c', code], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == 'all True\n'
