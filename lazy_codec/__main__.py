@@ -16,19 +16,14 @@ import argparse
 import os
 import sys
 
-_COOKIE_NAMES = (b'lazy',)
-
-
 def _read(path: str) -> str:
     with open(path, 'rb') as f:
         return f.read().decode('utf-8')
 
 
 def _has_cookie(text: str) -> bool:
-    from lazy_codec._rewrite import COOKIE
-    head = '\n'.join(text.split('\n', 2)[:2]).encode()
-    match = COOKIE.search(head)
-    return match is not None and head[match.end(1):match.end()].lower() in _COOKIE_NAMES
+    from lazy_codec._rewrite import cookie_name
+    return cookie_name(text.encode()) == b'lazy'
 
 
 def show(args: argparse.Namespace) -> int:

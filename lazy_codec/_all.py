@@ -20,7 +20,7 @@ from importlib import _bootstrap_external
 from importlib.machinery import PathFinder, SourceFileLoader
 from importlib.util import cache_from_source, decode_source
 
-from lazy_codec._rewrite import COOKIE, rewrite
+from lazy_codec._rewrite import cookie_name, rewrite
 
 # the bytecode of rewritten modules, beside (never instead of) the usual one
 OPTIMIZATION_TAG = 'lazyall'
@@ -31,8 +31,7 @@ class AllImportsLoader(SourceFileLoader):
     tag = OPTIMIZATION_TAG
 
     def source_to_code(self, data, path, *, _optimize=-1):
-        match = COOKIE.search(b'\n'.join(data.split(b'\n', 2)[:2]))
-        if match is None or data[match.end(1):match.end()].lower() in (b'lazy', b'utf-8', b'utf8'):
+        if cookie_name(data) in (None, b'lazy', b'utf-8', b'utf8'):
             # read as UTF-8 ourselves: the codec would rewrite lazy
             # statements into imports that this rewrite would then touch
             text = data.decode('utf-8')

@@ -60,6 +60,12 @@ LazyError = namedtuple('LazyError', 'msg lineno offset end_lineno end_offset gra
 _Tok = tokenize.TokenInfo
 
 
+def cookie_name(data: bytes) -> bytes | None:
+    """the codec name the PEP 263 cookie of `data`'s first two lines gives"""
+    match = COOKIE.search(b'\n'.join(data.split(b'\n', 2)[:2]))
+    return None if match is None else data[match.end(1):match.end()].lower()
+
+
 class _LineReader:
     """the text's physical lines, split only as far as the tokenizer reads"""
 
