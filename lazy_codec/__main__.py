@@ -55,7 +55,7 @@ def _python_files(paths: list[str]):
 
 
 def check(args: argparse.Namespace) -> int:
-    from lazy_codec._rewrite import _LineReader, _last_candidate, find_lazy
+    from lazy_codec._rewrite import _last_candidate, find_lazy
     problems = 0
     for path in _python_files(args.paths):
         try:
@@ -66,7 +66,7 @@ def check(args: argparse.Namespace) -> int:
             continue
         if _last_candidate(text) < 0:
             continue
-        edits, errors = find_lazy(_LineReader(text), len(text) + 1)
+        edits, errors, _ = find_lazy(text, len(text) + 1)
         for error, _ in errors:
             print(f'{path}:{error.lineno}:{error.offset}: {error.msg}')
             problems += 1

@@ -20,6 +20,10 @@ from importlib import _bootstrap_external
 from importlib.machinery import PathFinder, SourceFileLoader
 from importlib.util import cache_from_source, decode_source
 
+# the rewrite reads a text its own lexer declines with tokenize: imported
+# now, before these hooks see the imports tokenize itself makes
+import tokenize  # noqa: F401, E402
+
 from lazy_codec._rewrite import cookie_name, rewrite
 
 # the bytecode of rewritten modules, beside (never instead of) the usual one

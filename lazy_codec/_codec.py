@@ -6,8 +6,6 @@ Readers that show the source to a person get it as written: see
 `_for_display`.  On 3.15 and later the interpreter parses `lazy` itself and
 the codec is plain UTF-8.
 """
-from __future__ import annotations
-
 import codecs
 import sys
 
@@ -23,7 +21,7 @@ _OWN_MODULES = frozenset((__name__, 'codecs'))
 _SCRIPT = 'script'
 
 
-def _reader(data) -> str | None:
+def _reader(data) -> 'str | None':
     """who is decoding: 'display', 'script' (the interpreter's own reading
     of a script it runs) or None (a compiler: import, runpy, compile())"""
     frame = sys._getframe(1)
@@ -50,8 +48,8 @@ def _script_first_line() -> int:
             first = f.readline()
     except (OSError, IndexError):
         return 1
-    from lazy_codec._rewrite import COOKIE
-    return 1 if COOKIE.match(first) else 2
+    from lazy_codec._rewrite import cookie_name
+    return 1 if cookie_name(first) is not None else 2
 
 
 def decode(data, errors: str = 'strict') -> tuple[str, int]:
@@ -74,9 +72,12 @@ def decode(data, errors: str = 'strict') -> tuple[str, int]:
 def _undecodable(data: bytes, first_line: int) -> str:
     """a module that raises the SyntaxError this interpreter gives for the
     same bytes declared as UTF-8 (without `lazy`, which it cannot parse)"""
+    import re
     from lazy_codec import _rewrite
-    as_utf_8 = _rewrite.COOKIE.sub(lambda m: m.group(1) + b'utf-8', data, count=1)
-    as_utf_8 = _rewrite.LAZY_KEYWORD.sub(rb'\1', as_utf_8)
+    cookie = re.compile(rb'^([ \t\f]*#[^\r\n]*?coding[:=][ \t]*)[-\w.]+', re.MULTILINE)
+    as_utf_8 = cookie.sub(lambda m: m.group(1) + b'utf-8', data, count=1)
+    # `lazy ` at the start of a line: what makes a statement eager
+    as_utf_8 = re.sub(rb'(?m)^([ \t]*)lazy[ \t]+(?=import\b|from\b)', rb'\1', as_utf_8)
     try:
         compile(as_utf_8, '<lazy_codec>', 'exec', dont_inherit=True)
     except SyntaxError as exc:

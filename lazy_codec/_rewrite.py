@@ -7,42 +7,16 @@ whose lazy syntax 3.15 would reject becomes blank lines and one `raise` of the
 SyntaxError that 3.15 gives, on the line 3.15 reports.
 
 Only the part of the file up to the last line that can hold a lazy statement
-is tokenized: the rest is never looked at.
+is read (by `_lexer`): the rest is never looked at.
 """
-from __future__ import annotations
-
-import re
-import tokenize
-from collections import namedtuple
-from keyword import iskeyword
+from lazy_codec import ENTRY_MODULE, ENTRY_NAME, _lexer
+from lazy_codec._lexer import COMPOUND as _COMPOUND, KEYWORDS, NAME, NEWLINE, OP, Tok as _Tok, split_lines
 
 _ONLY_AST = 0x400  # ast.PyCF_ONLY_AST: the parser's errors, not the compiler's
 
-# the stable names rewritten code calls: bytecode cached by one release must
-# run with the next, so these never change meaning (see _abi1.py)
-ENTRY_MODULE = 'lazy_codec._abi1'
-ENTRY_NAME = '__lazy_codec_abi1__'
 # a module that names this may make its plain imports lazy: all of it is read
 LAZY_MODULES_NAME = '__lazy_modules__'
 
-# where a lazy statement can be: the word, then blanks or backslash
-# continuations, then `import` or `from` (and not preceded by a name's
-# character or a dot: checked apart, so that the search runs on the literal)
-_CANDIDATE = re.compile(
-    r'lazy(?:[ \t\f]+|[ \t\f]*\\(?:\r\n|\r|\n)[ \t\f]*)+(?:import|from)\b',
-)
-_LINE = re.compile(r'[^\r\n]*(?:\r\n|\r|\n)?')
-_NEWLINE = re.compile(r'\r\n?|\n')
-# `lazy ` at the start of a line, as bytes: what makes a statement eager
-LAZY_KEYWORD = re.compile(rb'(?m)^([ \t]*)lazy[ \t]+(?=import\b|from\b)')
-# PEP 263's cookie, as bytes (group 1: everything before the codec's name)
-COOKIE = re.compile(rb'^([ \t\f]*#[^\r\n]*?coding[:=][ \t]*)[-\w.]+', re.MULTILINE)
-
-_SKIP = frozenset((tokenize.COMMENT, tokenize.NL))
-_COMPOUND = frozenset((
-    'if', 'elif', 'else', 'for', 'while', 'with', 'try', 'except', 'finally',
-    'def', 'class', 'async', 'match', 'case',
-))
 _SCOPE_WORDS = {'def': 'functions', 'class': 'classes'}
 _TRY_WORDS = frozenset(('try', 'except', 'finally'))
 
@@ -53,61 +27,39 @@ MSG_TRAILING = 'trailing comma not allowed without surrounding parentheses'
 MSG_INVALID = 'invalid syntax'
 
 
-# a SyntaxError that 3.15 raises for a lazy statement: offsets are 1-based,
-# as SyntaxError has them; `grammar` says the parser raises it (else the
-# compiler does, after the parser has found no error of its own)
-LazyError = namedtuple('LazyError', 'msg lineno offset end_lineno end_offset grammar')
-_Tok = tokenize.TokenInfo
+class LazyError:
+    """a SyntaxError that 3.15 raises for a lazy statement: offsets are
+    1-based, as SyntaxError has them; `grammar` says the parser raises it
+    (else the compiler does, after the parser has found no error of its own)"""
+    __slots__ = ('msg', 'lineno', 'offset', 'end_lineno', 'end_offset', 'grammar')
+
+    def __init__(self, msg, lineno, offset, end_lineno, end_offset, grammar):
+        self.msg = msg
+        self.lineno = lineno
+        self.offset = offset
+        self.end_lineno = end_lineno
+        self.end_offset = end_offset
+        self.grammar = grammar
 
 
-def cookie_name(data: bytes) -> bytes | None:
-    """the codec name the PEP 263 cookie of `data`'s first two lines gives"""
-    match = COOKIE.search(b'\n'.join(data.split(b'\n', 2)[:2]))
-    return None if match is None else data[match.end(1):match.end()].lower()
-
-
-class _LineReader:
-    """the text's physical lines, split only as far as the tokenizer reads"""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.lines: list[str] = []  # the lines read so far, endings kept
-        self.end = 0  # where the next line starts
-
-    def readline(self) -> str:
-        line = _LINE.match(self.text, self.end).group()
-        if not line:
-            return ''
-        self.lines.append(line)
-        self.end += len(line)
-        # the tokenizer wants '\n' endings; columns are the same
-        return line.rstrip('\r\n') + '\n'
-
-
-def _tokens(reader: _LineReader):
-    """tokenize as the compiler does; stops quietly at an error"""
-    try:
-        yield from tokenize.generate_tokens(reader.readline)
-    except (tokenize.TokenError, SyntaxError):
-        return  # the compiler will report it, at its own line
-
-
-def _logical_lines(reader: _LineReader, stop_after: int):
-    """yield the significant tokens of each logical line through `stop_after`"""
-    current: list[_Tok] = []
-    for tok in _tokens(reader):
-        if tok.type in _SKIP:
+def cookie_name(data: bytes):
+    """the codec name (lowercased bytes) the PEP 263 cookie of `data`'s
+    first two lines gives, or None: `^[ \\t\\f]*#.*?coding[:=][ \\t]*([-\\w.]+)`"""
+    for line in data.split(b'\n', 2)[:2]:
+        line = line.split(b'\r', 1)[0]
+        if not line.lstrip(b' \t\f').startswith(b'#'):
             continue
-        if tok.type in (tokenize.INDENT, tokenize.DEDENT):
-            yield [tok]
-        elif tok.type in (tokenize.NEWLINE, tokenize.ENDMARKER):
-            if current:
-                yield current
-                current = []
-            if tok.type == tokenize.ENDMARKER or tok.start[0] >= stop_after:
-                return
-        else:
-            current.append(tok)
+        at = line.find(b'coding')
+        while at >= 0:
+            if line[at + 6:at + 7] in (b':', b'='):
+                name = line[at + 7:].lstrip(b' \t')
+                end = 0
+                while end < len(name) and (name[end:end + 1].isalnum() or name[end:end + 1] in b'-_.'):
+                    end += 1
+                if end:
+                    return name[:end].lower()
+            at = line.find(b'coding', at + 1)
+    return None
 
 
 def _split_statements(line: list[_Tok]):
@@ -117,7 +69,7 @@ def _split_statements(line: list[_Tok]):
     statement's colon on the same line (`if x: lazy import y`).
     """
     first = line[0].string
-    header = first in _COMPOUND and line[0].type == tokenize.NAME
+    header = first in _COMPOUND and line[0].type == NAME
     if header and first in ('match', 'case') and (
             len(line) < 2 or line[1].string in (':', '=', '.')):
         header = False
@@ -126,7 +78,7 @@ def _split_statements(line: list[_Tok]):
     start = 0
     body_of = None
     for i, tok in enumerate(line):
-        if tok.type != tokenize.OP:
+        if tok.type != OP:
             if tok.string == 'lambda' and depth == 0:
                 lambdas += 1
             continue
@@ -150,27 +102,32 @@ def _split_statements(line: list[_Tok]):
 
 
 # a valid statement: kind is 'import' or 'from'; call, the runtime call's arguments
-_Spec = namedtuple('_Spec', 'kind call')
+class _Spec:
+    __slots__ = ('kind', 'call')
+
+    def __init__(self, kind: str, call: str) -> None:
+        self.kind = kind
+        self.call = call
 
 
-def _parse(stmt: list[_Tok]) -> _Spec | tuple[str, _Tok]:
+def _parse(stmt: list[_Tok]) -> '_Spec | tuple[str, _Tok]':
     """parse the tokens after `lazy`: a spec, or (message, token at fault)"""
     toks = stmt[1:]
-    end = _Tok(tokenize.NEWLINE, '', stmt[-1].end, (stmt[-1].end[0], stmt[-1].end[1] + 1), '')
+    end = _Tok(NEWLINE, '', stmt[-1].end, (stmt[-1].end[0], stmt[-1].end[1] + 1))
     pos = 0
 
     def peek() -> _Tok:
         return toks[pos] if pos < len(toks) else end
 
-    def name() -> str | None:
+    def name() -> 'str | None':
         nonlocal pos
         tok = peek()
-        if tok.type == tokenize.NAME and not iskeyword(tok.string):
+        if tok.type == NAME and tok.string not in KEYWORDS:
             pos += 1
             return tok.string
         return None
 
-    def dotted() -> str | None:
+    def dotted() -> 'str | None':
         nonlocal pos
         part = name()
         if part is None:
@@ -184,7 +141,7 @@ def _parse(stmt: list[_Tok]) -> _Spec | tuple[str, _Tok]:
             parts.append(part)
         return '.'.join(parts)
 
-    def as_name() -> tuple[bool, str | None]:
+    def as_name() -> 'tuple[bool, str | None]':
         nonlocal pos
         if peek().string != 'as':
             return True, None
@@ -267,7 +224,7 @@ def _parse(stmt: list[_Tok]) -> _Spec | tuple[str, _Tok]:
     return _Spec('from', ', '.join(args))
 
 
-def _place_error(kind: str, blocks: list[str]) -> str | None:
+def _place_error(kind: str, blocks: list[str]) -> 'str | None':
     """3.15's message for a lazy statement in `blocks`: the innermost
     function, class or try block names the place"""
     words = 'import' if kind == 'import' else 'from ... import'
@@ -281,7 +238,16 @@ def _place_error(kind: str, blocks: list[str]) -> str | None:
 
 # the text from start (line, col) of `lazy` to end (just after the statement's
 # last token) becomes code, an unclosed call that `)` ends
-Edit = namedtuple('Edit', 'start end code')
+class Edit:
+    __slots__ = ('start', 'end', 'code')
+
+    def __init__(self, start: tuple, end: tuple, code: str) -> None:
+        self.start = start
+        self.end = end
+        self.code = code
+
+    def __lt__(self, other: 'Edit') -> bool:
+        return (self.start, self.end) < (other.start, other.end)
 
 
 # what a rejected statement becomes while we ask the compiler whether it has
@@ -289,27 +255,38 @@ Edit = namedtuple('Edit', 'start end code')
 _NEUTRAL = '(None'
 
 
-def find_lazy(reader: _LineReader, stop_after: int, plain: bool = False,
-              ) -> tuple[list[Edit], list[tuple[LazyError, Edit]]]:
-    """the edits for valid lazy statements, and the rejected ones' errors,
-    reading the text's lines through `stop_after`; with `plain`, also for the
-    module-level imports that `__lazy_modules__` or mode "all" can make lazy"""
+def find_lazy(text: str, stop_after: int, plain: bool = False):
+    """(edits for the valid lazy statements, [(error, edit)] for the
+    rejected ones, the reader of the lines read): reads `text` through line
+    `stop_after`; with `plain`, also finds the module-level imports that
+    `__lazy_modules__` or mode "all" can make lazy"""
+    reader = _lexer.LineReader(text)
+    try:
+        return _find(_lexer.logical_lines(reader, stop_after, plain), plain) + (reader,)
+    except _lexer.Unsupported:
+        reader = _lexer.LineReader(text)
+        return _find(_lexer.tokenized_lines(reader, stop_after, plain), plain) + (reader,)
+
+
+def _find(lines, plain: bool) -> tuple:
     edits: list[Edit] = []
     errors: list[tuple[LazyError, Edit]] = []
     blocks: list[str] = []  # the compound word that opened each open block
     last_header: dict[int, str] = {}  # per depth: the last compound word there
     pending_block = None
-    for line in _logical_lines(reader, stop_after):
+    for line in lines:
         tok = line[0]
-        if tok.type == tokenize.INDENT:
+        if tok.type == _lexer.INDENT:
             blocks.append(pending_block or 'if')
             pending_block = None
             continue
-        if tok.type == tokenize.DEDENT:
+        if tok.type == _lexer.DEDENT:
             last_header.pop(len(blocks), None)
             blocks.pop()
             continue
         pending_block = None
+        if tok.type == _lexer.OTHER and not tok.string:
+            continue  # a line the lexer found nothing of use in
         for stmt, body_of in _split_statements(line):
             if not stmt:
                 continue
@@ -320,7 +297,7 @@ def find_lazy(reader: _LineReader, stop_after: int, plain: bool = False,
                     word = 'except'  # try's else block is part of the try
                 last_header[len(blocks)] = word
                 pending_block = word
-            is_lazy = (first == 'lazy' and len(stmt) > 1 and stmt[0].type == tokenize.NAME
+            is_lazy = (first == 'lazy' and len(stmt) > 1 and stmt[0].type == NAME
                        and stmt[1].string in ('import', 'from'))
             if not (is_lazy or plain and first in ('import', 'from')):
                 continue
@@ -340,7 +317,7 @@ def find_lazy(reader: _LineReader, stop_after: int, plain: bool = False,
     return edits, errors
 
 
-def _lazy_statement(stmt: list[_Tok], context: list[str]) -> tuple[Edit, LazyError | None]:
+def _lazy_statement(stmt: list[_Tok], context: list[str]) -> 'tuple[Edit, LazyError | None]':
     lazy_tok, last = stmt[0], stmt[-1]
     neutral = Edit(lazy_tok.start, last.end, _NEUTRAL)
     whole = (lazy_tok.start[0], lazy_tok.start[1] + 1, last.end[0], last.end[1] + 1)
@@ -365,7 +342,7 @@ def _lazy_statement(stmt: list[_Tok], context: list[str]) -> tuple[Edit, LazyErr
     return Edit(lazy_tok.start, last.end, code), None
 
 
-def _plain_import(stmt: list[_Tok], context: list[str]) -> Edit | None:
+def _plain_import(stmt: list[_Tok], context: list[str]) -> 'Edit | None':
     """the edit that makes an eligible plain import potentially lazy, as 3.15
     does for `__lazy_modules__` and mode "all": not in a function, class or
     try block, not `*`, not `__future__`"""
@@ -401,7 +378,7 @@ def _ending(line: str) -> str:
 
 
 def error_source(lines: list[str], error: LazyError, first_line: int = 1,
-                 text: str | None = None) -> str:
+                 text: 'str | None' = None) -> str:
     """the whole module as one raise of `error`, on its line; the text's
     first line is the file's line `first_line`; `text` is the error's source
     line if not the file's own"""
@@ -416,11 +393,33 @@ def error_source(lines: list[str], error: LazyError, first_line: int = 1,
     return ''.join(out)
 
 
-def split_lines(text: str) -> list[str]:
-    """the physical lines as the compiler counts them, endings kept"""
-    lines = _LINE.findall(text)
-    lines.pop()  # the empty match at the end
-    return lines
+def _runs_into_import(text: str, at: int) -> bool:
+    """is the `lazy` at `at` followed, over blanks and backslash
+    continuations, by the word `import` or `from`?"""
+    pos = at + 4
+    gap = False
+    while pos < len(text):
+        ch = text[pos]
+        if ch in ' \t\f':
+            pos += 1
+        elif ch == '\\':
+            ending = text[pos + 1:pos + 3]
+            if ending == '\r\n':
+                pos += 3
+            elif ending[:1] in ('\n', '\r') and ending:
+                pos += 2
+            else:
+                return False
+        else:
+            break
+        gap = True
+    if not gap:
+        return False
+    for word in ('import', 'from'):
+        if text.startswith(word, pos):
+            after = text[pos + len(word):pos + len(word) + 1]
+            return not (after.isalnum() or after == '_')
+    return False
 
 
 def _last_candidate(text: str) -> int:
@@ -431,7 +430,7 @@ def _last_candidate(text: str) -> int:
         if at < 0:
             return -1
         before = text[at - 1:at]
-        if _CANDIDATE.match(text, at) and not (before.isidentifier() or before.isdigit() or before == '.'):
+        if _runs_into_import(text, at) and not (before.isidentifier() or before.isdigit() or before == '.'):
             return at
         end = at + 3  # rfind's end is exclusive: the next match starts before `at`
 
@@ -444,9 +443,11 @@ def rewrite(text: str, first_line: int = 1, every_import: bool = False) -> str:
     last = _last_candidate(text)
     if last < 0 and not plain:
         return text
-    stop_after = len(_NEWLINE.findall(text, 0, last)) + 1 if not plain else len(text) + 1
-    reader = _LineReader(text)
-    edits, errors = find_lazy(reader, stop_after, plain)
+    if plain:
+        stop_after = len(text) + 1
+    else:  # the line of `last`: count '\n', '\r\n' and '\r' endings before it
+        stop_after = text.count('\n', 0, last) + text.count('\r', 0, last) - text.count('\r\n', 0, last) + 1
+    edits, errors, reader = find_lazy(text, stop_after, plain)
     if not errors:
         if not edits:
             return text

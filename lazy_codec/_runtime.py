@@ -9,8 +9,6 @@ object; a store, a delete, `globals()[...]` or `in` leave it alone.  Once a
 module's last lazy name is gone its dict is rebuilt, so that it is again a
 dict of exact str keys, which the specializing interpreter needs (3.11+).
 """
-from __future__ import annotations
-
 import sys
 from _functools import partial
 from _operator import methodcaller
@@ -18,7 +16,7 @@ from _thread import RLock, allocate_lock, get_ident as _get_ident, start_new_thr
 from time import sleep as _sleep
 from types import ModuleType, TracebackType
 
-from lazy_codec._rewrite import ENTRY_NAME
+from lazy_codec import ENTRY_NAME
 
 _getframe = sys._getframe
 _str_eq = str.__eq__
@@ -65,13 +63,31 @@ _binding_lock = RLock()
 # file, line): compiled once per process
 _statement_codes: dict[tuple[str, str, int], object] = {}
 
-# opcodes that load a name (imported here, never inside a lookup: in mode
-# "all" an import there would run lazy statements inside __eq__)
-from opcode import opmap as _opmap  # noqa: E402
-_load_ops = frozenset(_opmap[name] for name in (
-    'LOAD_NAME', 'LOAD_GLOBAL', 'LOAD_FROM_DICT_OR_GLOBALS', 'LOAD_ATTR',
-    'LOAD_METHOD', 'IMPORT_FROM', 'IMPORT_STAR',
-) if name in _opmap)
+# opcodes that load a name: those of opcode.opmap named in LOAD_OPNAMES, by
+# version (asserted by tests/test_runtime.py).  Written out because `opcode`
+# is two more imports at the first lazy statement; imported only for a
+# version not listed, and then here, never inside a lookup (in mode "all" an
+# import there would run lazy statements inside __eq__).
+LOAD_OPNAMES = ('LOAD_NAME', 'LOAD_GLOBAL', 'LOAD_FROM_DICT_OR_GLOBALS', 'LOAD_ATTR',
+                'LOAD_METHOD', 'IMPORT_FROM', 'IMPORT_STAR')
+LOAD_OPS = {
+    (3, 9): (84, 101, 106, 109, 116, 160),
+    (3, 10): (84, 101, 106, 109, 116, 160),
+    (3, 11): (84, 101, 106, 109, 116, 160),
+    (3, 12): (101, 106, 109, 116, 175, 262),
+    (3, 13): (74, 82, 90, 91, 92, 259),
+    (3, 14): (72, 80, 91, 92, 93),
+}
+
+
+def _opcodes_that_load() -> frozenset:
+    if sys.version_info[:2] in LOAD_OPS:
+        return frozenset(LOAD_OPS[sys.version_info[:2]])
+    from opcode import opmap
+    return frozenset(opmap[name] for name in LOAD_OPNAMES if name in opmap)
+
+
+_load_ops = _opcodes_that_load()
 
 # lazy_codec._report.Recorder while a report is asked for, else None
 recorder = None
@@ -232,7 +248,7 @@ class _LazyName(str):
         return str, (str(self),)
 
 
-def _settle(key: _LazyName) -> BaseException | None:
+def _settle(key: _LazyName) -> 'BaseException | None':
     """replace `key` in its dict by a plain key and its real value"""
     namespace, lazy = key.namespace, key.lazy
     current = namespace.get(key, _MISSING)  # finds `key` itself by identity
@@ -549,22 +565,22 @@ def _eager(frame, statement: str) -> None:
 
 # -- the entry points (lazy_codec._abi1 gives them their stable names) --------
 
-def lazy_import(*aliases: tuple[str, str | None]) -> None:
+def lazy_import(*aliases: 'tuple[str, str | None]') -> None:
     """`lazy import a.b.c as d, e` -> lazy_import(('a.b.c', 'd'), ('e', None))"""
     _import(_getframe(1), aliases, True)
 
 
-def maybe_lazy_import(*aliases: tuple[str, str | None]) -> None:
+def maybe_lazy_import(*aliases: 'tuple[str, str | None]') -> None:
     """a plain `import` that `__lazy_modules__` or mode "all" can make lazy"""
     _import(_getframe(1), aliases, False)
 
 
-def lazy_from(module: str, level: int, *aliases: tuple[str, str | None]) -> None:
+def lazy_from(module: str, level: int, *aliases: 'tuple[str, str | None]') -> None:
     """`lazy from ..m import x as y, z` -> lazy_from('m', 2, ('x', 'y'), ('z', None))"""
     _from(_getframe(1), module, level, aliases, True)
 
 
-def maybe_lazy_from(module: str, level: int, *aliases: tuple[str, str | None]) -> None:
+def maybe_lazy_from(module: str, level: int, *aliases: 'tuple[str, str | None]') -> None:
     """a plain `from ... import` that `__lazy_modules__` or mode "all" can make lazy"""
     _from(_getframe(1), module, level, aliases, False)
 
@@ -664,7 +680,7 @@ def _absolute(module: str, level: int, globals_: dict) -> str:
 
 
 def syntax_error(msg: str, lineno: int, offset: int, end_lineno: int, end_offset: int,
-                 text: str | None = _MISSING) -> SyntaxError:
+                 text: 'str | None' = _MISSING) -> SyntaxError:
     """the SyntaxError 3.15's compiler raises, for the module that calls
     this; its source line is the file's, unless `text` is given"""
     frame = _getframe(1)

@@ -134,3 +134,45 @@ def test_mode_all_stdlib_heavy_imports(tmp_path):
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == 'all True\n'
+
+
+@pytest.mark.skipif(NATIVE, reason='the backport runtime is not used on 3.15+')
+def test_load_opcodes_are_the_interpreters(tmp_path):
+    # the table written out in _runtime (to spare importing `opcode`)
+    out = run(tmp_path, {'main.py': textwrap.dedent('''\
+        import opcode
+        from lazy_codec import _runtime
+        want = frozenset(opcode.opmap[n] for n in _runtime.LOAD_OPNAMES if n in opcode.opmap)
+        print(_runtime._load_ops == want, _runtime.LOAD_OPS.get(__import__("sys").version_info[:2]) is not None)
+    ''')})
+    assert out == 'True True\n'
+
+
+@pytest.mark.skipif(NATIVE, reason='the backport runtime is not used on 3.15+')
+@pytest.mark.parametrize('cached', [False, True], ids=['first decode', 'bytecode cached'])
+def test_modules_a_lazy_program_adds(tmp_path, cached):
+    # what a program with lazy statements imports beyond an eager program
+    # that imports nothing: lazy_codec's own modules and nothing else
+    # (tokenize, re, enum, collections, opcode cost more than a decode)
+    files = {
+        'lib.py': COOKIE + 'lazy import json\nlazy from fractions import Fraction\n'
+                           'def dump(x):\n    return json.dumps(x)\n',
+        'main.py': 'import sys\nbefore = set(sys.modules)\nimport lib\n'
+                   'print(sorted(set(sys.modules) - before))\n',
+    }
+    env = dict(os.environ)
+    env.pop('PYTHONDONTWRITEBYTECODE', None)
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    for _ in range(2 if cached else 1):
+        out = subprocess.run([sys.executable, 'main.py'], cwd=tmp_path, capture_output=True,
+                             text=True, env=env, timeout=120, check=True).stdout
+    ours = {'lazy_codec', 'lazy_codec._abi1', 'lazy_codec._runtime'}
+    if not cached:
+        ours |= {'lazy_codec._codec', 'lazy_codec._lexer', 'lazy_codec._rewrite'}
+    # and, where the interpreter did not load them at start, modules built
+    # into it and `types` (one small module)
+    small = set(sys.builtin_module_names) | {'types'}
+    added = set(eval(out)) - {'lib'}
+    assert added - small == ours
+

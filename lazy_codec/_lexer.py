@@ -1,0 +1,407 @@
+"""The text as the rewrite reads it: logical lines of significant tokens.
+
+`logical_lines` lexes without `tokenize`, whose import (it pulls in `re`
+and `enum`) costs more than a typical decode.  It tokenizes fully only the
+logical lines the rewrite looks into: those whose text holds `lazy` (or
+`import`, when plain imports count), and those that start a compound
+statement.  Of every other logical line it only follows strings, brackets,
+comments and continuations to find where the line ends.
+
+What it cannot vouch for -- tabs or form feeds in indentation, a string or
+bracket left open, a stray backslash, a name that is not ASCII, an
+f-string holding a replacement field on 3.12+ (nested quotes), ... --
+raises `Unsupported`, and the caller reads the text again with
+`tokenized_lines`, the stdlib tokenizer's view.  Both yield the same tokens
+for what the rewrite looks at (asserted by tests/test_lexer.py).
+"""
+import sys
+
+# token types: only what the rewrite tells apart
+NAME = 'NAME'
+OP = 'OP'
+OTHER = 'OTHER'  # numbers, strings, anything the rewrite never reads
+INDENT = 'INDENT'
+DEDENT = 'DEDENT'
+NEWLINE = 'NEWLINE'
+
+
+class Tok:
+    """one token: its type, text, and (row, col) where it starts and ends"""
+    __slots__ = ('type', 'string', 'start', 'end')
+
+    def __init__(self, type: str, string: str, start: tuple, end: tuple) -> None:
+        self.type = type
+        self.string = string
+        self.start = start
+        self.end = end
+
+    def __eq__(self, other):
+        if not isinstance(other, Tok):
+            return NotImplemented
+        return (self.type, self.string, self.start, self.end) == (
+            other.type, other.string, other.start, other.end)
+
+    def __repr__(self) -> str:
+        return f'Tok({self.type}, {self.string!r}, {self.start}, {self.end})'
+
+
+class Unsupported(Exception):
+    """the fast lexer cannot vouch for how the compiler reads this text"""
+
+
+class LineReader:
+    """the text's physical lines, split only as far as they are read"""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.lines = []  # the lines read so far, endings kept
+        self.end = 0  # where the next line starts
+
+    def readline(self) -> str:
+        """the next line with a '\\n' ending (columns are the same), or ''"""
+        text, start = self.text, self.end
+        if start >= len(text):
+            return ''
+        nl = text.find('\n', start)
+        stop = len(text) if nl < 0 else nl + 1
+        cr = text.find('\r', start, stop)
+        if cr >= 0:  # '\r' or '\r\n' ends the line
+            stop = cr + 2 if text[cr + 1:cr + 2] == '\n' else cr + 1
+        line = text[start:stop]
+        self.lines.append(line)
+        self.end = stop
+        return line.rstrip('\r\n') + '\n'
+
+
+def split_lines(text: str) -> list:
+    """the physical lines as the compiler counts them, endings kept"""
+    reader = LineReader(text)
+    while reader.readline():
+        pass
+    return reader.lines
+
+
+# the hard keywords of 3.9-3.14 (keyword.kwlist, asserted by the tests; not
+# imported: the module is one more import at the first decode)
+KEYWORDS = frozenset((
+    'False', 'None', 'True', 'and', 'as', 'assert', 'async', 'await', 'break',
+    'class', 'continue', 'def', 'del', 'elif', 'else', 'except', 'finally',
+    'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal',
+    'not', 'or', 'pass', 'raise', 'return', 'try', 'while', 'with', 'yield',
+) + (('__peg_parser__',) if sys.version_info[:2] == (3, 9) else ()))
+
+COMPOUND = frozenset((
+    'if', 'elif', 'else', 'for', 'while', 'with', 'try', 'except', 'finally',
+    'def', 'class', 'async', 'match', 'case',
+))
+_COMPOUND_FIRST = frozenset(word[0] for word in COMPOUND)
+
+_F_PREFIXES = frozenset(('f', 'fr', 'rf') + (('t', 'tr', 'rt') if sys.version_info >= (3, 14) else ()))
+_PREFIXES = frozenset(('', 'r', 'u', 'b', 'br', 'rb')) | _F_PREFIXES
+# 3.12+ f-strings may nest the same quotes inside a replacement field
+_NESTED_FSTRINGS = sys.version_info >= (3, 12)
+_OPERATORS = frozenset((
+    '**=', '//=', '>>=', '<<=', '...', '->', '**', '//', '>>', '<<', '<=',
+    '>=', '==', '!=', ':=', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=',
+    '@=', '+', '-', '*', '/', '%', '&', '|', '^', '~', '<', '>', '(', ')',
+    '[', ']', '{', '}', ',', ':', ';', '.', '=', '@',
+) + (('<>',) if sys.version_info >= (3, 12) else ()))  # 3.12+ reads `<>` as one
+_NUMBER_CHARS = frozenset('0123456789_.eEjJxXoObBaAcCdDfF')
+_WORD_CHARS = frozenset('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_')
+
+
+def _string_end(src: str, start: int, quote: str) -> int:
+    """where the string whose body starts at `start` ends (just after its
+    closing `quote`), or -1 if `src` ends first"""
+    at = start
+    while True:
+        at = src.find(quote, at)
+        if at < 0:
+            return -1
+        slashes = 0
+        while src[at - 1 - slashes] == '\\':
+            slashes += 1
+        if not slashes % 2:
+            return at + len(quote)
+        at += 1
+
+
+def _string_prefix(src: str, quote_at: int, floor: int) -> str:
+    """the prefix of the string whose quote is at `quote_at` ('' if the
+    letters before it are a name's)"""
+    at = quote_at
+    while at > floor and src[at - 1] in _WORD_CHARS:
+        at -= 1
+    prefix = src[at:quote_at].lower()
+    return prefix if prefix in _PREFIXES else ''
+
+
+def _more(reader: LineReader, src: str) -> str:
+    line = reader.readline()
+    if not line:
+        raise Unsupported('the file ends inside a statement')
+    return src + line
+
+
+def _skip_string(reader: LineReader, src: str, quote_at: int, prefix: str) -> tuple:
+    """read through the string whose quote is at `quote_at`: (the logical
+    line's text so far, where the string ends)"""
+    quote = src[quote_at]
+    if src.startswith(quote * 3, quote_at):
+        quote *= 3
+    body = quote_at + len(quote)
+    end = _string_end(src, body, quote)
+    while end < 0:
+        if len(quote) == 1:
+            # a one-quote string goes on only after a backslash-newline
+            slashes = 0
+            while src[-2 - slashes] == '\\':
+                slashes += 1
+            if not slashes % 2:
+                raise Unsupported('a string is left open')
+        searched = len(src) - len(quote)
+        src = _more(reader, src)
+        end = _string_end(src, max(body, searched), quote)
+    if _NESTED_FSTRINGS and prefix in _F_PREFIXES and not _plain_fields(src[body:end - len(quote)]):
+        raise Unsupported('an f-string whose replacement fields may nest quotes')
+    return src, end
+
+
+def _plain_fields(body: str) -> bool:
+    """does the f-string end where its first closing quote is, on 3.12+,
+    where a replacement field may hold strings in the same quotes?  Yes if
+    every field closes before it and holds no quote, brace or backslash
+    (nothing then can hide a `}` or a quote)"""
+    if '{' not in body:
+        return True
+    if '\\' in body:
+        return False
+    at = 0
+    while True:
+        at = body.find('{', at)
+        if at < 0:
+            return True
+        if body.startswith('{{', at):
+            at += 2
+            continue
+        close = body.find('}', at)
+        field = body[at + 1:close]
+        if close < 0 or '{' in field or "'" in field or '"' in field:
+            return False
+        at = close + 1
+
+
+def _scan(reader: LineReader, src: str, at: int) -> tuple:
+    """read the logical line that starts with `src` from `at` to its end:
+    strings, comments, brackets and backslash continuations decide where
+    that is.  Returns (its text, the last character of its code)"""
+    depth = 0
+    last = ''
+    while True:
+        nl = len(src) - 1  # every line read ends with '\n'
+        stop = nl
+        for mark in ("'", '"', '#'):
+            found = src.find(mark, at, stop)
+            if found >= 0:
+                stop = found
+        code = src[at:stop]
+        if code:
+            depth += (code.count('(') + code.count('[') + code.count('{')
+                      - code.count(')') - code.count(']') - code.count('}'))
+            if depth < 0:
+                raise Unsupported('a bracket closes that was not opened')
+            continued = False
+            if '\\' in code:
+                if stop != nl or code.find('\\') != len(code) - 1:
+                    raise Unsupported('a backslash outside a string')
+                continued = True
+            last = code.rstrip(' \t\f')[-1:] or last
+        else:
+            continued = False
+        if stop != nl and src[stop] != '#':
+            src, at = _skip_string(reader, src, stop, _string_prefix(src, stop, at))
+            last = src[at - 1]
+            continue
+        if continued or depth:
+            src = _more(reader, src)
+            at = nl + 1
+            continue
+        return src, last
+
+
+def _tokens(src: str, at: int, row: int) -> list:
+    """the tokens of the logical line `src` from `at`, its first token, on `row`"""
+    toks = []
+    line_start = 0
+    n = len(src)
+    while at < n:
+        ch = src[at]
+        if ch in ' \t\f':
+            at += 1
+        elif ch == '\n':
+            at += 1
+            row += 1
+            line_start = at
+        elif ch == '\\':  # _scan allows it only before a newline
+            at += 2
+            row += 1
+            line_start = at
+        elif ch == '#':
+            at = src.find('\n', at)
+        elif ch in _WORD_CHARS and not ch.isdigit():
+            end = at + 1
+            while end < n and src[end] in _WORD_CHARS:
+                end += 1
+            if src[end:end + 1] in ('"', "'") and src[at:end].lower() in _PREFIXES:
+                at, row, line_start = _string_token(toks, src, at, end, row, line_start)
+                continue
+            if end < n and src[end] > '\x7f':
+                raise Unsupported('a name that is not ASCII')
+            toks.append(Tok(NAME, src[at:end], (row, at - line_start), (row, end - line_start)))
+            at = end
+        elif ch in '"\'':
+            at, row, line_start = _string_token(toks, src, at, at, row, line_start)
+        elif ch.isdigit() or ch == '.' and src[at + 1:at + 2].isdigit():
+            end = at + 1
+            while end < n and (src[end] in _NUMBER_CHARS or src[end] in '+-' and src[end - 1] in 'eE'
+                               and src[at:at + 2].lower() != '0x'):
+                end += 1
+            if end < n and (src[end] > '\x7f' or src[end] in _WORD_CHARS):
+                raise Unsupported('a number run into a name')
+            toks.append(Tok(OTHER, src[at:end], (row, at - line_start), (row, end - line_start)))
+            at = end
+        else:
+            for size in (3, 2, 1):
+                op = src[at:at + size]
+                if op in _OPERATORS:
+                    break
+            else:
+                raise Unsupported(f'the character {ch!r}')
+            toks.append(Tok(OP, op, (row, at - line_start), (row, at + size - line_start)))
+            at += size
+    return toks
+
+
+def _string_token(toks: list, src: str, start: int, quote_at: int, row: int, line_start: int):
+    """append the string token that starts at `start`; (end, row, line start) after it"""
+    quote = src[quote_at] * (3 if src.startswith(src[quote_at] * 3, quote_at) else 1)
+    end = _string_end(src, quote_at + len(quote), quote)  # _scan found it
+    begin = (row, start - line_start)
+    newlines = src.count('\n', start, end)
+    if newlines:
+        row += newlines
+        line_start = src.rfind('\n', start, end) + 1
+    toks.append(Tok(OTHER, src[start:end], begin, (row, end - line_start)))
+    return end, row, line_start
+
+
+def logical_lines(reader: LineReader, stop_after: int, plain: bool = False):
+    """yield the significant tokens of each logical line through row
+    `stop_after`, and each change of indentation as [INDENT] or [DEDENT].
+    A logical line the rewrite has no use for comes as one OTHER token with
+    no text; a block header as its word and its colon.  With `plain`, lines
+    that mention `import` are of use."""
+    indents = [0]
+    row = 0
+    while True:
+        text = reader.readline()
+        if not text:
+            for _ in indents[1:]:  # as the tokenizer closes the blocks at the end
+                yield [Tok(DEDENT, '', (row + 1, 0), (row + 1, 0))]
+            return
+        row += 1
+        body = text.lstrip(' \t\f')
+        if body[0] in '\n#':
+            continue  # blank, or a comment alone: no indentation
+        col = len(text) - len(body)
+        if col:
+            if text[:col].strip(' '):
+                raise Unsupported('a tab or form feed in indentation')
+            if col > indents[-1]:
+                indents.append(col)
+                yield [Tok(INDENT, text[:col], (row, 0), (row, col))]
+        if col < indents[-1]:
+            while col < indents[-1]:
+                indents.pop()
+                yield [Tok(DEDENT, '', (row, col), (row, col))]
+            if col != indents[-1]:
+                raise Unsupported('a dedent to no outer level')
+        start_row = row
+        src, last = _scan(reader, text, col)
+        if len(src) != len(text):
+            row += src.count('\n', len(text))
+        if 'lazy' in src or plain and 'import' in src:
+            yield _tokens(src, col, start_row)
+        elif body[0] in _COMPOUND_FIRST and _first_word(body) in COMPOUND:
+            word = _first_word(body)
+            if last == ':' and word not in _HEADERS_READ_WHOLE and 'lambda' not in src:
+                # a block header (the common case): all the rewrite reads of it
+                yield [Tok(NAME, word, (start_row, col), (start_row, col + len(word))),
+                       Tok(OP, ':', (row, 0), (row, 1))]
+            else:
+                yield _tokens(src, col, start_row)
+        else:
+            yield [Tok(OTHER, '', (start_row, col), (row, 0))]
+        if row >= stop_after:
+            return
+
+
+# headers whose next token matters to the rewrite (`async def`, `match(x)`)
+_HEADERS_READ_WHOLE = frozenset(('async', 'match', 'case'))
+
+
+def _first_word(body: str) -> str:
+    end = 0
+    while end < len(body) and body[end] in _WORD_CHARS:
+        end += 1
+    return body[:end]
+
+
+def tokenized_lines(reader: LineReader, stop_after: int, plain: bool = False):
+    """`logical_lines` by the stdlib's tokenizer: for any text; stops quietly
+    at a tokenizer error (the compiler will report it, at its own line)"""
+    import tokenize
+    kinds = {tokenize.NAME: NAME, tokenize.OP: OP}
+    skip = (tokenize.COMMENT, tokenize.NL)
+    # 3.12+ tokenizes an f-string (3.14+: t-string) into parts: one token
+    # here, as the fast lexer has it (the rewrite never looks inside)
+    opens = {getattr(tokenize, name) for name in ('FSTRING_START', 'TSTRING_START') if hasattr(tokenize, name)}
+    closes = {getattr(tokenize, name) for name in ('FSTRING_END', 'TSTRING_END') if hasattr(tokenize, name)}
+    current = []
+    nested = 0
+    try:
+        for tok in tokenize.generate_tokens(reader.readline):
+            if nested or tok.type in opens:
+                if tok.type in opens:
+                    nested += 1
+                    if nested == 1:
+                        string_start = tok.start
+                elif tok.type in closes:
+                    nested -= 1
+                    if not nested:
+                        text = _text(reader.lines, string_start, tok.end)
+                        current.append(Tok(OTHER, text, string_start, tok.end))
+                continue
+            if tok.type in skip:
+                continue
+            if tok.type in (tokenize.INDENT, tokenize.DEDENT):
+                kind = INDENT if tok.type == tokenize.INDENT else DEDENT
+                yield [Tok(kind, tok.string, tok.start, tok.end)]
+            elif tok.type in (tokenize.NEWLINE, tokenize.ENDMARKER):
+                if current:
+                    yield current
+                    current = []
+                if tok.type == tokenize.ENDMARKER or tok.start[0] >= stop_after:
+                    return
+            else:
+                current.append(Tok(kinds.get(tok.type, OTHER), tok.string, tok.start, tok.end))
+    except (tokenize.TokenError, SyntaxError):
+        return
+
+
+def _text(lines: list, start: tuple, end: tuple) -> str:
+    """the text from `start` to `end` (rows and columns), '\\n' endings"""
+    rows = [line.rstrip('\r\n') + '\n' for line in lines[start[0] - 1:end[0]]]
+    rows[-1] = rows[-1][:end[1]]
+    rows[0] = rows[0][start[1]:]
+    return ''.join(rows)

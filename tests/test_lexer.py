@@ -1,0 +1,229 @@
+"""The fast lexer against the stdlib tokenizer: same tokens where the rewrite looks.
+
+`_lexer.logical_lines` (no tokenize, no re) must give the rewrite exactly
+what `_lexer.tokenized_lines` (the stdlib tokenizer) gives, or raise
+Unsupported.  Compared on a table of tricky lines, on generated programs,
+and on every file of this interpreter's standard library with a lazy
+statement appended (so that the whole file is read).
+"""
+import keyword
+import os
+import sys
+import sysconfig
+
+import pytest
+
+from lazy_codec import _lexer, _rewrite
+from lazy_codec._lexer import Tok
+
+
+def lines_of(text: str, fast: bool, stop_after: int = 10 ** 9, plain: bool = False):
+    """the logical lines, as comparable tuples; the rewrite reads only the
+    tokens of the lines the fast lexer tokenizes (the others come as one
+    OTHER token with an empty string)"""
+    reader = _lexer.LineReader(text)
+    read = _lexer.logical_lines if fast else _lexer.tokenized_lines
+    return [[(t.type, t.string, t.start, t.end) for t in line]
+            for line in read(reader, stop_after, plain)], reader.lines
+
+
+def header_only(line) -> bool:
+    return len(line) == 2 and line[0][1] in _lexer.COMPOUND and line[1][1] == ':'
+
+
+def comparable(fast_lines, slow_lines):
+    """the pairs of lines to compare token by token: a line the fast lexer
+    did not tokenize starts where the tokenizer's does; a block header it
+    gave as word and colon is, for the rewrite, one statement ending there"""
+    assert len(fast_lines) == len(slow_lines)
+    kept = []
+    for fast, slow in zip(fast_lines, slow_lines):
+        if len(fast) == 1 and fast[0][0] == _lexer.OTHER and fast[0][1] == '':
+            assert fast[0][2] == slow[0][2], (fast, slow)  # the line starts where it does
+            continue
+        if header_only(fast):
+            assert fast[0] == slow[0], (fast, slow)
+            statements = list(_rewrite._split_statements([Tok(*t) for t in slow]))
+            assert len(statements) == 1 and statements[0][0][-1].string == ':', (fast, slow)
+            continue
+        kept.append((fast, slow))
+    return kept
+
+
+def assert_same(text: str, plain: bool = False, stop_after: int = 10 ** 9) -> bool:
+    """True if the fast lexer read `text` as the tokenizer does, False if
+    it declined (Unsupported)"""
+    try:
+        fast, fast_read = lines_of(text, True, stop_after, plain)
+    except _lexer.Unsupported:
+        return False
+    slow, slow_read = lines_of(text, False, stop_after, plain)
+    for fast_line, slow_line in comparable(fast, slow):
+        assert fast_line == slow_line
+    assert fast_read == slow_read  # the same physical lines read
+    return True
+
+
+SAME = {
+    'plain': 'lazy import os\nx = 1\n',
+    'crlf': 'lazy import os\r\nx = (1,\r\n 2)\r\nlazy from a import b\r\n',
+    'cr': 'lazy import os\rx = 1\rlazy import sys\r',
+    'no final newline': 'x = 1\nlazy import os',
+    'docstring': '"""doc\nlazy import x\n"""\nlazy import os\n',
+    'escaped quotes': "s = 'it\\'s'; t = \"a\\\\\"\nlazy import os\n",
+    'triple with escapes': "s = '''a\\''''\nlazy import os\n",
+    'prefixes': "x = rb'\\'' + Rb\"x\" + u'y' + br'''\nz'''\nlazy import os\n",
+    'name then string': "if x: y = elif_ = 1\nfor'a' in b: pass\nlazy import os\n",
+    'continued string': "s = 'abc\\\ndef'\nlazy import os\n",
+    'brackets over lines': 'x = [1,\n  # lazy import q\n  (2,\n   {3: 4})]\nlazy import os\n',
+    'backslash': 'x = 1 + \\\n    2\nlazy \\\n  import os\n',
+    'comment with quote': "x = 1  # don't\nlazy import os\n",
+    'hash in string': "x = '#'; lazy import os\n",
+    'compound': 'if x:\n    lazy import os\nelif y: lazy import sys\nelse:\n  pass\n',
+    'try': 'try:\n    lazy import os\nexcept ImportError:\n    pass\n',
+    'def and class': 'def f(a, b=1) -> int:\n    return a\nclass C(B, metaclass=M):\n    x = 1\nlazy import os\n',
+    'async': 'async def f():\n    await x\nlazy import os\n',
+    'match': 'match x:\n    case [1, 2]:\n        lazy import os\nmatch = 1\nmatch(x)\n',
+    'lambda header': 'if (lambda: 1)(): lazy import os\nif lambda: 1: pass\n',
+    'numbers': 'x = 1.5e-3 + 0x1F + 1_000 + .5 + 1j + 0o7 + 0b1 + 1E+5\nlazy import os\n',
+    'operators': 'x **= 2; y //= 3; z = a if b else c; w = a @ b; v = ...\nf = lambda: x -> y\n',
+    'walrus': 'if (n := 10) > 5: lazy import os\n',
+    'lazy as a name': 'lazy = 1\nlazy.x = lazy\nprint(lazy)\nlazy import os\n',
+    'dotted relative': 'lazy from ...a.b import (c as d,\n    e,)\nlazy from . import f\n',
+    'dedents': 'if a:\n    if b:\n        x = 1\n    y = 2\nz = 3\nlazy import os\n',
+    'blank lines with tabs': 'if a:\n\t\n    x = 1\n   \n#c\nlazy import os\n',
+    'semicolons': 'x = 1; lazy import os; y = 2\n',
+    'string as statement': "'lazy import x'\nlazy import os\n",
+    'f-string without field': "x = f'lazy import {{x}}'\nlazy import os\n",
+    'f-string with fields': "x = f'{a!r:>10} and {b}' + f'''{c}\n{d}'''\nif f'{a}': lazy import os\n",
+    'unicode in strings': "x = 'é'  # ü\nif x == 'ö': lazy import os\n",
+    'empty': '',
+    'only comments': '# lazy import x\n',
+    'continuation at line start': 'x = 1\n\\\nlazy import os\n',
+}
+
+
+@pytest.mark.parametrize('case', sorted(SAME))
+def test_same_tokens_as_the_tokenizer(case):
+    assert assert_same(SAME[case]), 'the fast lexer declined'
+
+
+DECLINED = {
+    'tab indentation': 'if a:\n\tlazy import os\n',
+    'form feed indentation': 'if a:\n\f    x = 1\n',
+    'open string': "x = 'abc\nlazy import os\n",
+    'open triple string': 'x = """abc\nlazy import os\n',
+    'open bracket': 'x = (1,\n',
+    'closing bracket': 'x = 1)\nlazy import os\n',
+    'stray backslash': 'x = 1 \\ 2\nlazy import os\n',
+    'bad dedent': 'if a:\n        x = 1\n    y = 2\n',
+    'non-ascii name': 'if café: lazy import os\n',
+    'non-ascii lazy line': 'lazy import café\n',
+    'odd character': 'if x$: lazy import os\n',
+    'number into name': 'if 1if x else 2: lazy import os\n',
+}
+if sys.version_info >= (3, 12):
+    DECLINED['f-string nesting quotes'] = "x = f'{a['k']}'\nlazy import os\n"
+    DECLINED['f-string nesting braces'] = "x = f'{a:{w}}'\nlazy import os\n"
+    DECLINED['f-string with a backslash'] = "x = f'\\n{a}'\nlazy import os\n"
+    DECLINED['f-string left open'] = "x = f'{a'\nlazy import os\n"
+
+
+@pytest.mark.parametrize('case', sorted(DECLINED))
+def test_declines_what_it_cannot_vouch_for(case):
+    text = DECLINED[case]
+    with pytest.raises(_lexer.Unsupported):
+        lines_of(text, True)
+    # and the rewrite reads it with the tokenizer instead, as before
+    edits, errors, reader = _rewrite.find_lazy(text, 10 ** 9)
+    assert reader.lines == _lexer.split_lines(text)[:len(reader.lines)]
+
+
+@pytest.mark.parametrize('case', sorted(SAME))
+def test_stops_where_asked(case):
+    """the lines read end with the logical line that holds row 1"""
+    assert_same(SAME[case], stop_after=1)
+
+
+def test_plain_imports_are_tokenized():
+    text = 'import os\nx = 1; from a import b\nif y:\n    import c\n'
+    fast, _ = lines_of(text, True, plain=True)
+    assert [line[0][1] for line in fast if line[0][0] == _lexer.NAME] == ['import', 'x', 'if', 'import']
+    assert assert_same(text, plain=True)
+
+
+def test_keywords_are_the_interpreters():
+    assert _lexer.KEYWORDS == frozenset(keyword.kwlist)
+
+
+def test_split_lines():
+    assert _lexer.split_lines('a\nb\r\nc\rd') == ['a\n', 'b\r\n', 'c\r', 'd']
+    assert _lexer.split_lines('') == []
+    assert _lexer.split_lines('a\n') == ['a\n']
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 15), reason='the codec is plain UTF-8 on 3.15+')
+def test_the_codec_imports_no_tokenizer():
+    """the first decode imports neither tokenize nor re (structural: their
+    import is what made a script's first decode slow)"""
+    import subprocess
+    code = (
+        'import sys\n'
+        'before = set(sys.modules)\n'
+        'from lazy_codec import _codec\n'
+        'text = _codec.decode(b"# coding: lazy\\n\\"\\"\\"doc\\"\\"\\"\\nimport sys\\nlazy import json\\n'
+        'def f(x):\\n    return json.dumps(x)\\n")[0]\n'
+        'assert "__lazy_codec_abi1__" in text, text\n'
+        'print(sorted(set(sys.modules) - before))\n'
+    )
+    out = subprocess.run([sys.executable, '-I', '-c', code], capture_output=True, text=True, check=True).stdout
+    assert eval(out) == ['lazy_codec._codec', 'lazy_codec._lexer', 'lazy_codec._rewrite'] or \
+        eval(out) == ['lazy_codec', 'lazy_codec._codec', 'lazy_codec._lexer', 'lazy_codec._rewrite']
+
+
+def _stdlib_files():
+    root = sysconfig.get_paths()['stdlib']
+    for base, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in ('site-packages', '__pycache__'))
+        for name in sorted(files):
+            if name.endswith('.py'):
+                yield os.path.join(base, name)
+
+
+def test_stdlib_read_alike():
+    """every stdlib file, with `lazy import os` appended so that the whole
+    file is read: the fast lexer gives the tokenizer's tokens or declines"""
+    read = declined = 0
+    for path in _stdlib_files():
+        try:
+            with open(path, 'rb') as f:
+                text = f.read().decode('utf-8')
+        except (OSError, UnicodeDecodeError):
+            continue  # a dangling link (Debian's sitecustomize), a latin-1 test file
+        if not text.endswith(('\n', '\r')):
+            text += '\n'
+        text += 'lazy import os\n'
+        if assert_same(text):
+            read += 1
+        else:
+            declined += 1
+    print(f'\n[lexer] python {sys.version.split()[0]}: stdlib files read alike={read} declined={declined}')
+    assert read > 1000 and declined < read / 3
+
+
+def test_generated_programs_read_alike():
+    """the property tests' programs (every form of lazy statement, odd
+    whitespace, continuations, strings and comments naming `lazy import`)"""
+    hypothesis = pytest.importorskip('hypothesis')
+    from test_properties import FAST, program
+
+    outcomes = []
+
+    @FAST
+    @hypothesis.given(program(newlines=('\n', '\r\n', '\r')))
+    def read_alike(prog):
+        outcomes.append(assert_same(prog.lazy))
+        assert_same(prog.lazy, plain=True)
+
+    read_alike()
+    assert outcomes.count(True) > len(outcomes) / 2  # mostly read, not declined
