@@ -10,7 +10,7 @@ interpreter being measured, with lazy_codec installed.  Prints one JSON object.
   decode time / compile time of the rewritten text, per file and in total
 * scaling: decode time per line for generated files of 1k, 10k and 100k lines
   with lazy statements spread through the file (the worst case: all of it is
-  tokenized)
+  read), and decode / compile of each
 * steady state, module fully resolved: lazy/eager loop time when every lazy
   name of the module has been used (the dict is back to its fast form)
 """
@@ -107,7 +107,9 @@ def scaling(repeat: int) -> dict:
         data = b''.join(parts)
         n = data.count(b'\n')
         t = _best(lambda: decode(data), max(1, repeat // (lines // 1000) + 1))
-        out[str(lines)] = {'lines': n, 'us_per_line': t / n * 1e6}
+        text = decode(data)[0]
+        c = _best(lambda: compile(text, '<scaling>', 'exec', dont_inherit=True), 1)
+        out[str(lines)] = {'lines': n, 'us_per_line': t / n * 1e6, 'ratio_to_compile': t / c}
     per_line = [v['us_per_line'] for v in out.values()]
     out['spread'] = max(per_line) / min(per_line)
     return out

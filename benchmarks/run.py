@@ -153,11 +153,23 @@ def main(argv: list[str] | None = None) -> int:
             json.dump(result, f, indent=1)
         table[version] = result
         print(f'{version}: measured in {time.monotonic() - start:.0f}s', file=sys.stderr)
+    # the table: every version measured into OUT, by this run or an earlier one
+    for name in sorted(os.listdir(args.out), key=_version_key):
+        version = name[:-len('.json')]
+        if name.endswith('.json') and version not in table:
+            with open(os.path.join(args.out, name)) as f:
+                table[version] = json.load(f)
+    table = {v: table[v] for v in sorted(table, key=_version_key)}
     summary = render(table)
     with open(os.path.join(args.out, 'summary.md'), 'w') as f:
         f.write(summary)
     print(summary)
     return 0
+
+
+def _version_key(name: str) -> tuple:
+    digits = name.split('.json')[0].split('.')
+    return tuple(int(d) for d in digits if d.isdigit())
 
 
 def _fmt(value) -> str:
@@ -192,6 +204,7 @@ def render(table: dict) -> str:
     extra('stdlib: total decode / total compile', ('stdlib_corpus', 'ratio'), '<= 0.10')
     extra("3.15's lazy stdlib modules: decode / compile", ('reference_lazy_modules', 'ratio'), '-')
     extra('decode us/line spread, 1k/10k/100k lines', ('scaling', 'spread'), '<= 1.25 (±25%)')
+    extra('decode / compile, lazy statements all through 10k lines', ('scaling', '10000', 'ratio_to_compile'), '-')
     machine = next(iter(table.values()))['machine'] if table else ''
     return head + '\n'.join(rows) + f'\n\nMachine: {machine}. Medians of pairwise ratios.\n'
 

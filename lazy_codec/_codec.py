@@ -41,20 +41,29 @@ def _reader(data) -> 'str | None':
     return None
 
 
-def _script_first_line() -> int:
-    """the line of the running script's cookie: its text starts there"""
+def _script_cookie_line() -> 'tuple[int, bytes]':
+    """the line of the running script's cookie (its text starts there),
+    and that line's bytes"""
     try:
         with open(sys.argv[0], 'rb') as f:
-            first = f.readline()
+            first, second = f.readline(), f.readline()
     except (OSError, IndexError):
-        return 1
+        return 1, b''
     from lazy_codec._rewrite import cookie_name
-    return 1 if cookie_name(first) is not None else 2
+    return (1, first) if cookie_name(first) is not None else (2, second)
 
 
-def decode(data, errors: str = 'strict') -> tuple[str, int]:
+def decode(data, errors: str = 'strict') -> 'tuple[str, int]':
     reader = _reader(data)
-    first_line = _script_first_line() if reader == _SCRIPT else 1
+    first_line = 1
+    if reader == _SCRIPT:
+        first_line, cookie_line = _script_cookie_line()
+        try:
+            cookie_line.decode('utf-8')
+        except UnicodeDecodeError:
+            # 3.9-3.13 check that line themselves (3.9 and 3.10 as latin-1)
+            if sys.version_info >= (3, 14):
+                return _undecodable_cookie_line(cookie_line, bytes(data), first_line), len(data)
     try:
         text, consumed = codecs.utf_8_decode(data, errors, True)
     except UnicodeDecodeError:
@@ -69,6 +78,15 @@ def decode(data, errors: str = 'strict') -> tuple[str, int]:
     return rewrite(text, first_line, every_import), consumed
 
 
+def _undecodable_cookie_line(cookie_line: bytes, data: bytes, first_line: int) -> str:
+    """the SyntaxError of a script whose cookie line is not UTF-8 (3.14+
+    read that line without checking it, and the codec gets the rest): its
+    text starts with the cookie line's newline, so the raise goes one line down"""
+    source = _undecodable(cookie_line.rstrip(b'\r\n') + data, first_line)
+    raise_line, _, rest = source.partition('\n')
+    return '\n' + raise_line + rest
+
+
 def _undecodable(data: bytes, first_line: int) -> str:
     """a module that raises the SyntaxError this interpreter gives for the
     same bytes declared as UTF-8 (without `lazy`, which it cannot parse)"""
@@ -78,12 +96,16 @@ def _undecodable(data: bytes, first_line: int) -> str:
     as_utf_8 = cookie.sub(lambda m: m.group(1) + b'utf-8', data, count=1)
     # `lazy ` at the start of a line: what makes a statement eager
     as_utf_8 = re.sub(rb'(?m)^([ \t]*)lazy[ \t]+(?=import\b|from\b)', rb'\1', as_utf_8)
+    # blank lines for those before the text, so that a message that names
+    # a line ("... on line 4") names the file's
+    shift = first_line - 1
     try:
-        compile(as_utf_8, '<lazy_codec>', 'exec', dont_inherit=True)
+        compile(b'\n' * shift + as_utf_8, '<lazy_codec>', 'exec', dont_inherit=True)
     except SyntaxError as exc:
+        lineno = max((exc.lineno or 1) - shift, 1)
+        end_lineno = max((getattr(exc, 'end_lineno', None) or exc.lineno or 1) - shift, 1)
         error = _rewrite.LazyError(
-            exc.msg, exc.lineno or 1, exc.offset or 1,
-            getattr(exc, 'end_lineno', None) or exc.lineno or 1,
+            exc.msg, lineno, exc.offset or 1, end_lineno,
             getattr(exc, 'end_offset', None) or exc.offset or 1, True,
         )
         text = exc.text
@@ -123,14 +145,12 @@ class StreamReader(codecs.StreamReader):
         self._text = None
 
 
-if _NATIVE:
-    IncrementalDecoder = _utf_8.incrementaldecoder  # noqa: F811
-    StreamReader = _utf_8.streamreader  # noqa: F811
-
 codec_info = codecs.CodecInfo(
     name=NAME,
     encode=_utf_8.encode,
-    decode=decode,  # plain UTF-8 on 3.15+, but for how a decoding error is reported
+    # plain UTF-8 on 3.15+, but for how a decoding error is reported: a
+    # SyntaxError at its line, where the interpreter would say `line 0`
+    decode=decode,
     incrementalencoder=_utf_8.incrementalencoder,
     incrementaldecoder=IncrementalDecoder,
     streamreader=StreamReader,

@@ -20,6 +20,7 @@ import sys
 NAME = 'NAME'
 OP = 'OP'
 OTHER = 'OTHER'  # numbers, strings, anything the rewrite never reads
+ERROR = 'ERROR'  # what 3.9-3.11's tokenize could not read (a quote left open), and went on
 INDENT = 'INDENT'
 DEDENT = 'DEDENT'
 NEWLINE = 'NEWLINE'
@@ -56,6 +57,8 @@ class LineReader:
         self.text = text
         self.lines = []  # the lines read so far, endings kept
         self.end = 0  # where the next line starts
+        # the tokens of the logical line the tokenizer stopped in, if it did
+        self.unfinished = None
 
     def readline(self) -> str:
         """the next line with a '\\n' ending (columns are the same), or ''"""
@@ -71,6 +74,28 @@ class LineReader:
         self.lines.append(line)
         self.end = stop
         return line.rstrip('\r\n') + '\n'
+
+
+    def read_through(self, at: int) -> list:
+        """read the lines through the one that holds offset `at`; they come
+        as readline gives them"""
+        stop = self.text.find('\n', at)
+        stop = len(self.text) if stop < 0 else stop + 1
+        chunk = self.text[self.end:stop]
+        if '\r' in chunk:
+            lines = []
+            while self.end <= at:
+                lines.append(self.readline())
+            return lines
+        lines = chunk.split('\n')
+        last = lines.pop()  # '' when the chunk ends with a newline
+        read = [line + '\n' for line in lines]
+        self.lines.extend(read)
+        if last:  # the text's last line, without an ending
+            self.lines.append(last)
+            read.append(last + '\n')
+        self.end = stop
+        return read
 
 
 def split_lines(text: str) -> list:
@@ -136,35 +161,48 @@ def _string_prefix(src: str, quote_at: int, floor: int) -> str:
     return prefix if prefix in _PREFIXES else ''
 
 
-def _more(reader: LineReader, src: str) -> str:
+def _next_line(reader: LineReader) -> str:
     line = reader.readline()
     if not line:
         raise Unsupported('the file ends inside a statement')
-    return src + line
+    return line
 
 
-def _skip_string(reader: LineReader, src: str, quote_at: int, prefix: str) -> tuple:
-    """read through the string whose quote is at `quote_at`: (the logical
-    line's text so far, where the string ends)"""
-    quote = src[quote_at]
-    if src.startswith(quote * 3, quote_at):
+def _skip_string(reader: LineReader, lines: list, quote_at: int, prefix: str) -> int:
+    """read through the string whose quote is at `quote_at` of the last of
+    `lines`, appending the lines it spans; where it ends in the last line"""
+    line = lines[-1]
+    quote = line[quote_at]
+    if line.startswith(quote * 3, quote_at):
         quote *= 3
     body = quote_at + len(quote)
-    end = _string_end(src, body, quote)
+    first = len(lines) - 1
+    end = _string_end(line, body, quote)
+    if end < 0 and len(quote) == 3:
+        # a docstring, say: find its end in the whole text, and take the
+        # lines up to it at once
+        close = _string_end(reader.text, reader.end, quote)
+        if close < 0:
+            raise Unsupported('a string is left open')
+        lines.extend(reader.read_through(close - 1))
+        line = lines[-1]
+        end = close - (reader.end - len(reader.lines[-1]))
     while end < 0:
         if len(quote) == 1:
             # a one-quote string goes on only after a backslash-newline
             slashes = 0
-            while src[-2 - slashes] == '\\':
+            while line[-2 - slashes] == '\\':
                 slashes += 1
             if not slashes % 2:
                 raise Unsupported('a string is left open')
-        searched = len(src) - len(quote)
-        src = _more(reader, src)
-        end = _string_end(src, max(body, searched), quote)
-    if _NESTED_FSTRINGS and prefix in _F_PREFIXES and not _plain_fields(src[body:end - len(quote)]):
-        raise Unsupported('an f-string whose replacement fields may nest quotes')
-    return src, end
+        line = _next_line(reader)
+        lines.append(line)
+        end = _string_end(line, 0, quote)
+    if _NESTED_FSTRINGS and prefix in _F_PREFIXES:
+        spanned = ''.join(lines[first:])
+        if not _plain_fields(spanned[body:len(spanned) - len(line) + end - len(quote)]):
+            raise Unsupported('an f-string whose replacement fields may nest quotes')
+    return end
 
 
 def _plain_fields(body: str) -> bool:
@@ -191,42 +229,49 @@ def _plain_fields(body: str) -> bool:
         at = close + 1
 
 
-def _scan(reader: LineReader, src: str, at: int) -> tuple:
-    """read the logical line that starts with `src` from `at` to its end:
+def _scan(reader: LineReader, line: str, at: int, words: tuple) -> tuple:
+    """read the logical line that starts with `line` from `at` to its end:
     strings, comments, brackets and backslash continuations decide where
-    that is.  Returns (its text, the last character of its code)"""
+    that is.  Returns (its physical lines, the last character of its code,
+    whether its code (not its strings or comments) holds one of `words`)"""
+    lines = [line]
     depth = 0
     last = ''
+    wanted = False
     while True:
-        nl = len(src) - 1  # every line read ends with '\n'
+        nl = len(line) - 1  # every line read ends with '\n'
         stop = nl
         for mark in ("'", '"', '#'):
-            found = src.find(mark, at, stop)
+            found = line.find(mark, at, stop)
             if found >= 0:
                 stop = found
-        code = src[at:stop]
+        code = line[at:stop]
+        continued = False
         if code:
             depth += (code.count('(') + code.count('[') + code.count('{')
                       - code.count(')') - code.count(']') - code.count('}'))
             if depth < 0:
                 raise Unsupported('a bracket closes that was not opened')
-            continued = False
             if '\\' in code:
                 if stop != nl or code.find('\\') != len(code) - 1:
                     raise Unsupported('a backslash outside a string')
                 continued = True
-            last = code.rstrip(' \t\f')[-1:] or last
-        else:
-            continued = False
-        if stop != nl and src[stop] != '#':
-            src, at = _skip_string(reader, src, stop, _string_prefix(src, stop, at))
-            last = src[at - 1]
+            last = code.rstrip(' \t\f\\')[-1:] or last
+            if not wanted:
+                for word in words:
+                    if word in code:
+                        wanted = True
+        if stop != nl and line[stop] != '#':
+            at = _skip_string(reader, lines, stop, _string_prefix(line, stop, at))
+            line = lines[-1]
+            last = line[at - 1]
             continue
         if continued or depth:
-            src = _more(reader, src)
-            at = nl + 1
+            line = _next_line(reader)
+            lines.append(line)
+            at = 0
             continue
-        return src, last
+        return lines, last, wanted
 
 
 def _tokens(src: str, at: int, row: int) -> list:
@@ -301,6 +346,7 @@ def logical_lines(reader: LineReader, stop_after: int, plain: bool = False):
     A logical line the rewrite has no use for comes as one OTHER token with
     no text; a block header as its word and its colon.  With `plain`, lines
     that mention `import` are of use."""
+    words = ('lazy', 'import') if plain else ('lazy',)
     indents = [0]
     row = 0
     while True:
@@ -327,19 +373,18 @@ def logical_lines(reader: LineReader, stop_after: int, plain: bool = False):
             if col != indents[-1]:
                 raise Unsupported('a dedent to no outer level')
         start_row = row
-        src, last = _scan(reader, text, col)
-        if len(src) != len(text):
-            row += src.count('\n', len(text))
-        if 'lazy' in src or plain and 'import' in src:
-            yield _tokens(src, col, start_row)
+        lines, last, wanted = _scan(reader, text, col, words)
+        row += len(lines) - 1
+        if wanted:
+            yield _tokens(''.join(lines), col, start_row)
         elif body[0] in _COMPOUND_FIRST and _first_word(body) in COMPOUND:
             word = _first_word(body)
-            if last == ':' and word not in _HEADERS_READ_WHOLE and 'lambda' not in src:
+            if last == ':' and word not in _HEADERS_READ_WHOLE and all('lambda' not in line for line in lines):
                 # a block header (the common case): all the rewrite reads of it
                 yield [Tok(NAME, word, (start_row, col), (start_row, col + len(word))),
                        Tok(OP, ':', (row, 0), (row, 1))]
             else:
-                yield _tokens(src, col, start_row)
+                yield _tokens(''.join(lines), col, start_row)
         else:
             yield [Tok(OTHER, '', (start_row, col), (row, 0))]
         if row >= stop_after:
@@ -361,7 +406,7 @@ def tokenized_lines(reader: LineReader, stop_after: int, plain: bool = False):
     """`logical_lines` by the stdlib's tokenizer: for any text; stops quietly
     at a tokenizer error (the compiler will report it, at its own line)"""
     import tokenize
-    kinds = {tokenize.NAME: NAME, tokenize.OP: OP}
+    kinds = {tokenize.NAME: NAME, tokenize.OP: OP, tokenize.ERRORTOKEN: ERROR}
     skip = (tokenize.COMMENT, tokenize.NL)
     # 3.12+ tokenizes an f-string (3.14+: t-string) into parts: one token
     # here, as the fast lexer has it (the rewrite never looks inside)
@@ -396,7 +441,7 @@ def tokenized_lines(reader: LineReader, stop_after: int, plain: bool = False):
             else:
                 current.append(Tok(kinds.get(tok.type, OTHER), tok.string, tok.start, tok.end))
     except (tokenize.TokenError, SyntaxError):
-        return
+        reader.unfinished = current
 
 
 def _text(lines: list, start: tuple, end: tuple) -> str:

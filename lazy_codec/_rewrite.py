@@ -25,6 +25,7 @@ MSG_STAR = 'lazy from ... import * is not allowed'
 MSG_FUTURE = 'lazy from __future__ import is not allowed'
 MSG_TRAILING = 'trailing comma not allowed without surrounding parentheses'
 MSG_INVALID = 'invalid syntax'
+MSG_NO_NAMES = "Expected one or more names after 'import'"
 
 
 class LazyError:
@@ -63,7 +64,8 @@ def cookie_name(data: bytes):
 
 
 def _split_statements(line: list[_Tok]):
-    """yield (statement tokens, header word or None) for one logical line
+    """yield (statement tokens, header word or None, the `;` after it or
+    None) for one logical line
 
     the header word is set for a simple statement written after a compound
     statement's colon on the same line (`if x: lazy import y`).
@@ -87,18 +89,37 @@ def _split_statements(line: list[_Tok]):
         elif tok.string in ')]}':
             depth -= 1
         elif depth == 0 and tok.string == ';':
-            yield line[start:i], body_of
+            yield line[start:i], body_of, tok
             start = i + 1
         elif depth == 0 and tok.string == ':' and header and body_of is None:
             if lambdas:
                 lambdas -= 1
                 continue
             word = line[1].string if first == 'async' else first
-            yield line[start:i + 1], None
+            yield line[start:i + 1], None, None
             start = i + 1
             body_of = word
     if start < len(line):
-        yield line[start:], body_of
+        yield line[start:], body_of, None
+
+
+def _newline_after(lines: list, tok: _Tok) -> _Tok:
+    """the NEWLINE token that ends the logical line whose last token is
+    `tok`, placed as 3.15's tokenizer places it: on the comment if there is
+    one (to the end of the line), else on the line's end; after a backslash
+    continuation, on the next line"""
+    row, col = tok.end
+    while True:
+        text = lines[row - 1].rstrip('\r\n') if row <= len(lines) else ''
+        at = col
+        while at < len(text) and text[at] in ' \t\f':
+            at += 1
+        if text[at:] == '\\' and row < len(lines):
+            row, col = row + 1, 0
+            continue
+        if text[at:at + 1] == '#':
+            return _Tok(NEWLINE, '', (row, at), (row, len(text) + 1))
+        return _Tok(NEWLINE, '', (row, at), (row, at + 1))
 
 
 # a valid statement: kind is 'import' or 'from'; call, the runtime call's arguments
@@ -110,10 +131,11 @@ class _Spec:
         self.call = call
 
 
-def _parse(stmt: list[_Tok]) -> '_Spec | tuple[str, _Tok]':
-    """parse the tokens after `lazy`: a spec, or (message, token at fault)"""
+def _parse(stmt: list[_Tok], end: _Tok) -> 'Any':
+    """parse the tokens after `lazy`, which `end` (`;` or NEWLINE) follows:
+    a spec, or (message, token at fault), or (message, (lineno, offset,
+    end_lineno, end_offset)) where 3.15 reports a span of its own"""
     toks = stmt[1:]
-    end = _Tok(NEWLINE, '', stmt[-1].end, (stmt[-1].end[0], stmt[-1].end[1] + 1))
     pos = 0
 
     def peek() -> _Tok:
@@ -146,15 +168,19 @@ def _parse(stmt: list[_Tok]) -> '_Spec | tuple[str, _Tok]':
         if peek().string != 'as':
             return True, None
         pos += 1
+        after = toks[pos + 1] if pos + 1 < len(toks) else end
+        if after.string not in (',', ')', ';', ''):
+            return False, None  # 3.15 reads an expression here: see bad_alias
         alias = name()
         return alias is not None, alias
 
     def bad_alias():
         """3.15's message for what follows `as` when it is not a name"""
-        tok = peek()
-        if tok.string in ('None', 'True', 'False'):
-            return f'cannot use {tok.string} as import target', tok
-        return MSG_INVALID, tok
+        kind, first, last, _ = _expression(toks, pos, end)
+        if kind is None:
+            return MSG_INVALID, first
+        return f'cannot use {kind} as import target', (
+            first.start[0], first.start[1] + 1, last.end[0], last.end[1] + 1)
 
     if toks[0].string == 'import':
         pos = 1
@@ -194,6 +220,9 @@ def _parse(stmt: list[_Tok]) -> '_Spec | tuple[str, _Tok]':
         if pos != len(toks):
             return MSG_INVALID, peek()
         return MSG_STAR, stmt[0]
+    if peek() is end and end.type == NEWLINE:
+        (row, col), (_, end_col) = end.start, end.end
+        return MSG_NO_NAMES, (row, col + 1, row, end_col)
     parens = peek().string == '('
     pos += parens
     aliases = []
@@ -210,7 +239,7 @@ def _parse(stmt: list[_Tok]) -> '_Spec | tuple[str, _Tok]':
         if peek().string != ',':
             break
         pos += 1
-        if not parens and peek() is end:  # 3.15 points just after the comma
+        if not parens and peek() is end and end.type == NEWLINE:
             return MSG_TRAILING, end
     if parens:
         if peek().string != ')':
@@ -222,6 +251,146 @@ def _parse(stmt: list[_Tok]) -> '_Spec | tuple[str, _Tok]':
         return MSG_FUTURE, stmt[0]
     args = [repr(module), str(level)] + [repr(a) for a in aliases]
     return _Spec('from', ', '.join(args))
+
+
+_BINARY = frozenset(('+', '-', '*', '/', '//', '%', '**', '@', '<<', '>>', '&', '|', '^'))
+_COMPARISON = frozenset(('<', '>', '==', '!=', '<=', '>=', 'in', 'is', 'not'))
+_CLOSING = {'(': ')', '[': ']', '{': '}'}
+
+
+def _closing(toks: list, at: int) -> int:
+    """the index of the bracket that closes the one at `at`, or -1"""
+    depth = 0
+    for i in range(at, len(toks)):
+        if toks[i].type == OP and toks[i].string in _CLOSING:
+            depth += 1
+        elif toks[i].type == OP and toks[i].string in (')', ']', '}'):
+            depth -= 1
+            if not depth:
+                return i
+    return -1
+
+
+def _primary(toks: list, at: int, end: _Tok):
+    """(kind, first token, last token, index after) of the atom and its
+    trailers at `at`, named as 3.15's errors name expressions, or None"""
+    tok = toks[at] if at < len(toks) else end
+    first = start = tok
+    if tok.type == NAME and tok.string == 'lambda':
+        # a lambda runs to the end of the statement or a `,` outside brackets
+        last, i = tok, at
+        while i < len(toks) and toks[i].string not in (',', ')'):
+            if toks[i].type == OP and toks[i].string in _CLOSING:
+                i = _closing(toks, i)
+                if i < 0:
+                    return None
+            last, i = toks[i], i + 1
+        return 'lambda', first, last, i
+    if tok.type == NAME:
+        if tok.string in ('None', 'True', 'False'):
+            kind = tok.string
+        elif tok.string in KEYWORDS:
+            return None
+        else:
+            kind = 'name'
+        last, at = tok, at + 1
+    elif tok.type == _lexer.OTHER:  # numbers and strings (one, or adjacent ones)
+        kind, last, at = 'literal', tok, at + 1
+        while at < len(toks) and toks[at].type == _lexer.OTHER:
+            last, at = toks[at], at + 1
+    elif tok.string == '...':
+        kind, last, at = 'ellipsis', tok, at + 1
+    elif tok.type == OP and tok.string in _CLOSING:
+        close = _closing(toks, at)
+        if close < 0:
+            return None
+        inner = toks[at + 1:close]
+        last = toks[close]
+        if tok.string == '[':
+            kind = 'list'
+        elif tok.string == '{':
+            kind = 'dict literal' if _outside_brackets(inner, ':') else 'set display'
+        elif not inner or _outside_brackets(inner, ','):
+            kind = 'tuple'
+        else:  # (expression): 3.15 names and places the expression inside
+            kind, first, last, after = _expression(inner, 0, toks[close])
+            if kind is None or after != len(inner):
+                return None
+        at = close + 1
+    else:
+        return None
+    while at < len(toks):  # trailers
+        tok = toks[at]
+        if tok.string == '.' and at + 1 < len(toks) and toks[at + 1].type == NAME:
+            kind, last, at = 'attribute', toks[at + 1], at + 2
+        elif tok.type == OP and tok.string in ('(', '['):
+            close = _closing(toks, at)
+            if close < 0:
+                return None
+            kind = 'function call' if tok.string == '(' else 'subscript'
+            last, at = toks[close], close + 1
+        else:
+            break
+        first = start
+    return kind, first, last, at
+
+
+def _outside_brackets(toks: list, op: str) -> bool:
+    depth = 0
+    for tok in toks:
+        if tok.type == OP:
+            if tok.string in _CLOSING:
+                depth += 1
+            elif tok.string in (')', ']', '}'):
+                depth -= 1
+            elif tok.string == op and not depth:
+                return True
+    return False
+
+
+def _expression(toks: list, at: int, end: _Tok):
+    """(kind, first token, last token, index after) of the expression at
+    `at`, named as 3.15 names it in "cannot use ... as import target"; kind
+    None and the token at fault if there is no expression there"""
+    ops = set()
+    start = at
+    first = None
+    while True:
+        tok = toks[at] if at < len(toks) else end
+        while tok.string in ('-', '+', '~') and tok.type == OP or tok.string == 'not' and tok.type == NAME:
+            ops.add('unary')
+            at += 1
+            tok = toks[at] if at < len(toks) else end
+        primary = _primary(toks, at, end)
+        if primary is None:
+            return None, tok, None, at
+        kind, primary_first, last, at = primary
+        first = first or primary_first
+        tok = toks[at] if at < len(toks) else end
+        if tok.type == OP and tok.string in _BINARY:
+            ops.add('binary')
+        elif tok.type in (OP, NAME) and tok.string in _COMPARISON:
+            ops.add('comparison')
+            if tok.string in ('is', 'not') and at + 1 < len(toks) and toks[at + 1].string in ('not', 'in'):
+                at += 1
+        elif tok.type == NAME and tok.string in ('and', 'or'):
+            ops.add('boolean')
+        elif tok.type == NAME and tok.string in ('if', 'else'):
+            ops.add('conditional')
+        else:
+            break
+        at += 1
+    if ops:
+        first = toks[start]
+    if 'conditional' in ops:
+        kind = 'conditional expression'
+    elif 'boolean' in ops:
+        kind = 'expression'
+    elif 'comparison' in ops:
+        kind = 'comparison'
+    elif ops:
+        kind = 'expression'
+    return kind, first, last, at
 
 
 def _place_error(kind: str, blocks: list[str]) -> 'str | None':
@@ -236,15 +405,16 @@ def _place_error(kind: str, blocks: list[str]) -> 'str | None':
     return None
 
 
-# the text from start (line, col) of `lazy` to end (just after the statement's
-# last token) becomes code, an unclosed call that `)` ends
 class Edit:
-    __slots__ = ('start', 'end', 'code')
+    """the text from `start` to `end` (rows, columns) becomes `code` and
+    `close`; a call's `code` is left open, for `close` to end it"""
+    __slots__ = ('start', 'end', 'code', 'close')
 
-    def __init__(self, start: tuple, end: tuple, code: str) -> None:
+    def __init__(self, start: tuple, end: tuple, code: str, close: str = ')') -> None:
         self.start = start
         self.end = end
         self.code = code
+        self.close = close
 
     def __lt__(self, other: 'Edit') -> bool:
         return (self.start, self.end) < (other.start, other.end)
@@ -262,13 +432,13 @@ def find_lazy(text: str, stop_after: int, plain: bool = False):
     `__lazy_modules__` or mode "all" can make lazy"""
     reader = _lexer.LineReader(text)
     try:
-        return _find(_lexer.logical_lines(reader, stop_after, plain), plain) + (reader,)
+        return _find(_lexer.logical_lines(reader, stop_after, plain), plain, reader) + (reader,)
     except _lexer.Unsupported:
         reader = _lexer.LineReader(text)
-        return _find(_lexer.tokenized_lines(reader, stop_after, plain), plain) + (reader,)
+        return _find(_lexer.tokenized_lines(reader, stop_after, plain), plain, reader) + (reader,)
 
 
-def _find(lines, plain: bool) -> tuple:
+def _find(lines, plain: bool, reader: _lexer.LineReader) -> tuple:
     edits: list[Edit] = []
     errors: list[tuple[LazyError, Edit]] = []
     blocks: list[str] = []  # the compound word that opened each open block
@@ -287,7 +457,7 @@ def _find(lines, plain: bool) -> tuple:
         pending_block = None
         if tok.type == _lexer.OTHER and not tok.string:
             continue  # a line the lexer found nothing of use in
-        for stmt, body_of in _split_statements(line):
+        for stmt, body_of, semicolon in _split_statements(line):
             if not stmt:
                 continue
             first = stmt[0].string
@@ -309,22 +479,61 @@ def _find(lines, plain: bool) -> tuple:
                 if edit is not None:
                     edits.append(edit)
                 continue
-            edit, error = _lazy_statement(stmt, context)
+            end = semicolon or _newline_after(reader.lines, stmt[-1])
+            edit, error = _lazy_statement(stmt, context, end)
             if error is None:
                 edits.append(edit)
             else:
                 errors.append((error, edit))
+    unfinished = reader.unfinished
+    if unfinished and unfinished[0].string == 'lazy' and unfinished[1:2] and \
+            unfinished[1].string in ('import', 'from'):
+        edits.append(_eager(unfinished))
     return edits, errors
 
 
-def _lazy_statement(stmt: list[_Tok], context: list[str]) -> 'tuple[Edit, LazyError | None]':
+def _eager(stmt: list[_Tok]) -> Edit:
+    """the edit that takes `lazy` off a statement the tokenizer cannot read
+    to its end (an unclosed bracket or string, an unmatched bracket), so
+    that the compiler reports its own error there: the keyword moves onto
+    `lazy`, and blanks keep every later column where it was"""
+    lazy_tok, keyword = stmt[0], stmt[1]
+    if lazy_tok.start[0] != keyword.start[0]:
+        return Edit(lazy_tok.start, lazy_tok.start, '', close='')  # over a continuation: as it is
+    padding = ' ' * (keyword.start[1] - lazy_tok.start[1])
+    return Edit(lazy_tok.start, keyword.end, keyword.string + padding, close='')
+
+
+def _unreadable(stmt: list[_Tok]) -> bool:
+    """does the statement hold what only the tokenizer rejects: a string
+    left open (3.9-3.11 tokenize goes on after it), or an unmatched bracket?"""
+    depth = 0
+    for tok in stmt:
+        if tok.type == _lexer.ERROR and tok.string.strip():
+            return True
+        if tok.type == OP and tok.string in _CLOSING:
+            depth += 1
+        elif tok.type == OP and tok.string in (')', ']', '}'):
+            depth -= 1
+            if depth < 0:
+                return True
+    return False
+
+
+def _lazy_statement(stmt: list[_Tok], context: list[str], end: _Tok) -> 'tuple[Edit, LazyError | None]':
+    """the edit for a lazy statement that `end` (`;` or NEWLINE) follows,
+    and the error 3.15 reports for it, if any"""
+    if _unreadable(stmt):
+        return _eager(stmt), None
     lazy_tok, last = stmt[0], stmt[-1]
     neutral = Edit(lazy_tok.start, last.end, _NEUTRAL)
     whole = (lazy_tok.start[0], lazy_tok.start[1] + 1, last.end[0], last.end[1] + 1)
-    parsed = _parse(stmt)
+    parsed = _parse(stmt, end)
     if not isinstance(parsed, _Spec):
         msg, at = parsed
         if msg not in (MSG_STAR, MSG_FUTURE):  # the parser's own errors
+            if isinstance(at, tuple):
+                return neutral, LazyError(msg, *at, grammar=True)
             at_error = (at.start[0], at.start[1] + 1, at.end[0], at.end[1] + 1)
             return neutral, LazyError(msg, *at_error, grammar=True)
     kind = parsed.kind if isinstance(parsed, _Spec) else 'from'
@@ -348,7 +557,8 @@ def _plain_import(stmt: list[_Tok], context: list[str]) -> 'Edit | None':
     try block, not `*`, not `__future__`"""
     if _place_error('import', context) is not None:
         return None
-    parsed = _parse([stmt[0]] + stmt)
+    last = stmt[-1]
+    parsed = _parse([stmt[0]] + stmt, _Tok(NEWLINE, '', last.end, (last.end[0], last.end[1] + 1)))
     if not isinstance(parsed, _Spec):
         return None  # `*`, `__future__`, or the compiler's own error
     func = 'maybe_lazy_import' if parsed.kind == 'import' else 'maybe_lazy_from'
@@ -363,7 +573,7 @@ def _apply(lines: list[str], edits: list[Edit]) -> list[str]:
         (row, col), (erow, ecol) = edit.start, edit.end
         first, last = out[row - 1], out[erow - 1]
         if row == erow:
-            out[row - 1] = f'{first[:col]}{edit.code}){first[ecol:]}'
+            out[row - 1] = f'{first[:col]}{edit.code}{edit.close}{first[ecol:]}'
             continue
         # the call's parentheses carry it across the statement's lines
         out[row - 1] = first[:col] + edit.code + _ending(first)

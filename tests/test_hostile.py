@@ -128,34 +128,10 @@ INVALID_UTF8 = {
 
 # (fixed) on 3.9-3.13 the interpreter does not check that comments are
 # UTF-8 (the eager file runs): the codec accepted them too late
-_NATIVE_SCRIPT_BUG = (
-    '3.15, a script: the pass-through IncrementalDecoder is plain utf-8, so the interpreter '
-    "reports `File ..., line 0` / `SyntaxError: 'utf-8' codec can't decode byte ...` "
-    '(imports are fine: their decode() goes through _undecodable)'
-)
-_FIRST_LINE_SCRIPT = (
-    '3.14+, a script: a bad byte on the cookie line itself is never seen (the interpreter reads '
-    'that line, the codec the rest): the script runs, where the eager file is a SyntaxError'
-)
-_SHEBANG_MESSAGE = (
-    "3.14, a script with a shebang: the message of _undecodable's SyntaxError comes from "
-    'compiling the text from the cookie line on, so it says "on line 3" for line 4'
-)
-
-
-def _utf8_marks(case, how):
-    marks = []
-    if how == 'script' and case == 'cookie line' and V >= (3, 14):
-        marks.append(xfail_if(True, _FIRST_LINE_SCRIPT))
-    elif how == 'script' and NATIVE:
-        marks.append(xfail_if(True, _NATIVE_SCRIPT_BUG))
-    elif how == 'script' and case == 'after a shebang' and V == (3, 14):
-        marks.append(xfail_if(True, _SHEBANG_MESSAGE))
-    return marks
 
 
 @pytest.mark.parametrize(('case', 'how'), [
-    pytest.param(case, how, id=f'{case}-{how}', marks=_utf8_marks(case, how))
+    pytest.param(case, how, id=f'{case}-{how}')
     for case in INVALID_UTF8 for how in HOWS
 ])
 def test_invalid_utf8(tmp_path, case, how):
@@ -390,36 +366,13 @@ UNTERMINATED = {
     'string in a lazy statement': b'lazy import json\nlazy from json import "dumps\n',
     'backslash at the end': b'lazy import json\nx = 1 + \\\n',
     'lazy and backslash at the end': b'x = 1\nlazy \\\n',
+    'unmatched bracket in a lazy statement': b'lazy import json)\nx = 1\n',
+    'bracket over lines in a lazy statement': b'lazy from json import (dumps,\n    loads\n',
 }
-
-_TOKENIZE_STOPS = (
-    'an unclosed bracket or string inside a lazy statement stops tokenize before the statement '
-    'ends, so the statement is not rewritten and the compiler reports `invalid syntax` at `from` '
-    "where the eager file (and native 3.15) gets \"'(' was never closed\" / \"unterminated string "
-    'literal" / "unexpected EOF"'
-)
-_TOKENIZE_STOPS_LINE = _TOKENIZE_STOPS + '; on 3.9 even the line differs (one line early)'
-
-
-def _unterminated_marks(case, how):
-    if case == 'bracket in a lazy statement' and V == (3, 9):
-        return [xfail_if(True, _TOKENIZE_STOPS_LINE)]
-    if case == 'bracket in a lazy statement at the end' and V == (3, 9) and how == 'script':
-        return [xfail_if(True, _TOKENIZE_STOPS_LINE)]
-    return []
-
-
-def _message_marks(case):
-    bug = {
-        'bracket in a lazy statement': (3, 10) <= V < (3, 15),
-        'bracket in a lazy statement at the end': V < (3, 15),
-        'string in a lazy statement': V < (3, 12),
-    }.get(case, False)
-    return [xfail_if(bug, _TOKENIZE_STOPS)] if bug else []
 
 
 @pytest.mark.parametrize(('case', 'how'), [
-    pytest.param(case, how, id=f'{case}-{how}', marks=_unterminated_marks(case, how))
+    pytest.param(case, how, id=f'{case}-{how}')
     for case in UNTERMINATED for how in HOWS
 ])
 def test_unterminated(tmp_path, case, how):
@@ -431,7 +384,7 @@ def test_unterminated(tmp_path, case, how):
     check_again(tmp_path, 'mod', data, how, result)
 
 
-@pytest.mark.parametrize('case', [pytest.param(case, marks=_message_marks(case)) for case in UNTERMINATED])
+@pytest.mark.parametrize('case', list(UNTERMINATED))
 def test_unterminated_message(tmp_path, case):
     """the message, too, is what the eager file gets (import)"""
     data = COOKIE + UNTERMINATED[case]
