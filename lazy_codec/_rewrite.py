@@ -444,17 +444,25 @@ def _find(lines, plain: bool, reader: _lexer.LineReader) -> tuple:
     blocks: list[str] = []  # the compound word that opened each open block
     last_header: dict[int, str] = {}  # per depth: the last compound word there
     pending_block = None
+    # (columns, columns with a tab as one) of each open block's indentation:
+    # the interpreter's tokenizer rejects a line whose two measures disagree
+    levels = [(0, 0)]
+    indented = None  # the indentation just opened, if the line after it was not a block's
     for line in lines:
         tok = line[0]
         if tok.type == _lexer.INDENT:
             blocks.append(pending_block or 'if')
+            levels.append(_indentation(tok.string))
+            indented = (levels[-2], pending_block is None)
             pending_block = None
             continue
         if tok.type == _lexer.DEDENT:
             last_header.pop(len(blocks), None)
             blocks.pop()
+            levels.pop()
             continue
         pending_block = None
+        opened, indented = indented, None
         if tok.type == _lexer.OTHER and not tok.string:
             continue  # a line the lexer found nothing of use in
         for stmt, body_of, semicolon in _split_statements(line):
@@ -479,6 +487,10 @@ def _find(lines, plain: bool, reader: _lexer.LineReader) -> tuple:
                 if edit is not None:
                     edits.append(edit)
                 continue
+            if _indentation_error(reader.lines[tok.start[0] - 1][:tok.start[1]], levels, opened):
+                # the interpreter's IndentationError or TabError for this
+                # line comes first: it shows the line, so the line stays as written
+                continue
             end = semicolon or _newline_after(reader.lines, stmt[-1])
             edit, error = _lazy_statement(stmt, context, end)
             if error is None:
@@ -490,6 +502,34 @@ def _find(lines, plain: bool, reader: _lexer.LineReader) -> tuple:
             unfinished[1].string in ('import', 'from'):
         edits.append(_eager(unfinished))
     return edits, errors
+
+
+def _indentation(text: str) -> tuple:
+    """(columns, columns with a tab as one) of an indentation, as the
+    interpreter's tokenizer counts them (a tab to the next multiple of 8)"""
+    col = alt = 0
+    for ch in text:
+        if ch == '\t':
+            col = (col // 8 + 1) * 8
+            alt += 1
+        elif ch == '\f':
+            col = alt = 0
+        else:
+            col += 1
+            alt += 1
+    return col, alt
+
+
+def _indentation_error(text: str, levels: list, opened) -> bool:
+    """will the interpreter reject the line indented by `text`, whose
+    block is `levels[-1]`: an indent no block header asked for, or tabs and
+    spaces that the two measures of the tokenizer disagree on?  `opened`:
+    (the enclosing level, unexpected) if the line opened its block"""
+    col, alt = _indentation(text)
+    if opened is not None:
+        (outer_col, outer_alt), unexpected = opened
+        return unexpected or alt <= outer_alt
+    return (col, alt) != levels[-1]
 
 
 def _eager(stmt: list[_Tok]) -> Edit:

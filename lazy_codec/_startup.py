@@ -9,6 +9,12 @@ import os
 import sys
 
 
+def start() -> None:
+    """what the .pth line calls when one of the options is set"""
+    apply(sys._xoptions.get('lazy_imports'), os.environ.get('PYTHON_LAZY_IMPORTS') or None,
+          os.environ.get('LAZY_CODEC_LAZY_MODULES'), os.environ.get('LAZY_CODEC_REPORT'))
+
+
 def apply(xoption, environ, lazy_modules_everywhere=None, report=None) -> None:
     if report:
         from lazy_codec import _report

@@ -1,6 +1,7 @@
 # The source of lazy_codec.pth's one line (python pth/make_pth.py writes it).
 # It runs, and is compiled, at every interpreter start in the environment:
 # it is short and imports nothing (`codecs`, `os`, `sys` are loaded by then).
+# Its compile is most of its cost (~0.1 ms): no f-strings, the least code.
 # It registers the `lazy` codec, whose module is imported only when a file
 # with the cookie is decoded; on 3.9-3.14 it makes 3.15's sys API load the
 # runtime when first asked for (a module __getattr__ on sys); it reads
@@ -13,26 +14,25 @@ def search(name):
         try:
             from lazy_codec._codec import search
         except ImportError as exc:
-            raise LookupError(f'unknown encoding: lazy (lazy_codec is not importable: {exc}; reinstall it)') from None
+            raise LookupError('unknown encoding: lazy (lazy_codec is not importable: %s; reinstall it)' % exc) from None
         return search(name)
 
 
 def api(name):
-    if name in ('set_lazy_imports', 'get_lazy_imports', 'set_lazy_imports_filter', 'get_lazy_imports_filter', 'lazy_modules'):
+    if name in {'set_lazy_imports', 'get_lazy_imports', 'set_lazy_imports_filter', 'get_lazy_imports_filter', 'lazy_modules'}:
         import lazy_codec._runtime  # which puts them in sys
-        if name in vars(sys):
-            return vars(sys)[name]
-    raise AttributeError(f"module 'sys' has no attribute {name!r}")
+        return vars(sys)[name]
+    raise AttributeError("module 'sys' has no attribute %r" % name)
 
 
 codecs.register(search)
 if sys.version_info < (3, 15):
     vars(sys)['__getattr__'] = api
-    mode = sys._xoptions.get('lazy_imports'), os.environ.get('PYTHON_LAZY_IMPORTS') or None, os.environ.get('LAZY_CODEC_LAZY_MODULES'), os.environ.get('LAZY_CODEC_REPORT')
-    if mode != (None, None, None, None):
+    if 'lazy_imports' in sys._xoptions or 'PYTHON_LAZY_IMPORTS' in os.environ or \
+            'LAZY_CODEC_LAZY_MODULES' in os.environ or 'LAZY_CODEC_REPORT' in os.environ:
         try:
-            from lazy_codec._startup import apply
+            from lazy_codec._startup import start
         except ImportError:
             pass
         else:
-            apply(*mode)
+            start()

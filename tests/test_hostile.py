@@ -247,22 +247,22 @@ def test_whitespace(tmp_path, case, how):
     check_again(tmp_path, 'mod', data, how, result)
 
 
-_TEXT_LEAK = (
-    "3.10-3.14, import: the interpreter's own SyntaxError on a lazy statement's line shows that "
-    'line as rewritten (`from lazy_codec._abi1 import lazy_import as __lazy_codec_abi1__;...`), '
-    'not as written (its `text` is the decoded source; a script is fine)'
-)
+INDENTATION_ERRORS = {
+    # body after the cookie, the error, its line
+    'tabs': (b'if True:\n    x = 1\n\tlazy import json\nprint(json.dumps(2))\n', 'TabError', 4),
+    'unexpected indent': (b'x = 1\n    lazy import json\nprint(json.dumps(2))\n', 'IndentationError', 3),
+    'unexpected indent, from': (b'x = 1\n  lazy from json import dumps\n', 'IndentationError', 3),
+    'unindent': (b'if True:\n    x = 1\n  lazy import json\n', 'IndentationError', 4),
+}
 
 
-@pytest.mark.parametrize('how', [
-    pytest.param(how, marks=xfail_if(how == 'import' and (3, 10) <= V < (3, 15), _TEXT_LEAK))
-    for how in HOWS
-])
-def test_interpreter_error_shows_the_line_as_written(tmp_path, how):
-    data = COOKIE + b'if True:\n    x = 1\n\tlazy import json\nprint(json.dumps(2))\n'
-    result = run(tmp_path, 'mod', data, how)
-    assert result.error_type == 'TabError' and result.line == 4, result
-    assert '__lazy_codec_abi1__' not in result.err, result
+@pytest.mark.parametrize('case', sorted(INDENTATION_ERRORS))
+@pytest.mark.parametrize('how', HOWS)
+def test_interpreter_error_shows_the_line_as_written(tmp_path, how, case):
+    body, error, line = INDENTATION_ERRORS[case]
+    result = run(tmp_path, 'mod', COOKIE + body, how)
+    assert result.error_type == error and result.line == line, result
+    assert '__lazy_codec_abi1__' not in result.err and 'lazy ' in result.err, result
 
 
 # -- a very long dotted name ------------------------------------------------------
