@@ -641,10 +641,19 @@ def __lazy_import__(name, globals=None, locals=None, fromlist=(), level=0):
     indicates the module to be lazily imported."""
     if not isinstance(name, str):
         raise TypeError(f'module name must be a string, got {type(name).__name__}')
+    if level < 0:
+        raise ValueError('level must be >= 0')
+    if globals is not None and not isinstance(globals, dict):
+        raise TypeError(f'expect dict for globals, got {type(globals).__name__}')
+    if fromlist is not None and not isinstance(fromlist, (str, tuple)):
+        raise TypeError('lazy_import: fromlist must be None, a string, or a tuple')
+    for item in (fromlist,) if isinstance(fromlist, str) else fromlist or ():
+        if not isinstance(item, str):
+            raise TypeError(f"Item in ``from list'' must be str, not {type(item).__name__}")
     frame = _getframe(1)
     globals_ = frame.f_globals if globals is None else globals
     base = _absolute(name, level, globals_)
-    fromlist = tuple(fromlist) if fromlist else None
+    fromlist = (fromlist,) if isinstance(fromlist, str) else tuple(fromlist) if fromlist else None
     if not _lazy_here(frame, base, fromlist, True):
         return __import__(name, globals_, locals, fromlist or (), level)
     if fromlist:

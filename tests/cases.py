@@ -600,6 +600,20 @@ print(types.LazyImportType is type(globals()['heavy']), type(sys.lazy_modules)._
 print(callable(builtins.__lazy_import__))
 ''')
 
+# __lazy_import__'s own argument checks (3.15's messages)
+case('dunder_lazy_import_arguments', '''\
+lazy import heavy
+heavy  # the runtime is loaded by now
+for args, kwargs in (((b'',), {}), ((123,), {}), ((None,), {}), (('sys',), {'level': -1}),
+                     (('sys',), {'globals': 1}), (('sys',), {'fromlist': (1, 2)}),
+                     (('sys',), {'fromlist': 1})):
+    try:
+        __lazy_import__(*args, **kwargs)
+    except (TypeError, ValueError) as e:
+        print(type(e).__name__, e)
+print(type(__lazy_import__('colorsys')).__name__)
+''')
+
 case('filter_calls', files={
     'fpkg/__init__.py': '',
     'fpkg/sib.py': "print('import fpkg.sib')\nS = 1\n",
