@@ -293,6 +293,25 @@ def _big(lines: int) -> bytes:
             + b'lazy from fractions import Fraction\nprint(json.dumps(1), Fraction(1, 2))\n')
 
 
+def test_big_file_memory():
+    """100,000 lines (5 MB) with lazy statements at both ends, so that all
+    of it is read: the decode's peak memory is a small multiple of the text
+    (the lines, and the tokens of one logical line at a time)"""
+    import tracemalloc
+    decode = codecs.lookup('lazy').decode
+    data = _big(100_000)
+    tracemalloc.start()
+    try:
+        text, used = decode(data)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert used == len(data) and text.count('\n') == 100_000
+    assert '__lazy_codec_abi1__' in text.splitlines()[-2] or NATIVE
+    print(f'\n[big file] 100,000 lines, {len(data) / 1e6:.1f} MB: peak {peak / 1e6:.1f} MB while decoding')
+    assert peak < 8 * len(data)
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(os.environ.get('LAZY_CODEC_SLOW') != '1', reason='set LAZY_CODEC_SLOW=1 (50 MB)')
 def test_big_file():
