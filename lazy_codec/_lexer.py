@@ -36,12 +36,6 @@ class Tok:
         self.start = start
         self.end = end
 
-    def __eq__(self, other):
-        if not isinstance(other, Tok):
-            return NotImplemented
-        return (self.type, self.string, self.start, self.end) == (
-            other.type, other.string, other.start, other.end)
-
     def __repr__(self) -> str:
         return f'Tok({self.type}, {self.string!r}, {self.start}, {self.end})'
 
