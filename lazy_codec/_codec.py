@@ -92,8 +92,8 @@ def _undecodable(data: bytes, first_line: int) -> str:
     same bytes declared as UTF-8 (without `lazy`, which it cannot parse)"""
     import re
     from lazy_codec import _rewrite
-    cookie = re.compile(rb'^([ \t\f]*#[^\r\n]*?coding[:=][ \t]*)[-\w.]+', re.MULTILINE)
-    as_utf_8 = cookie.sub(lambda m: m.group(1) + b'utf-8', data, count=1)
+    span = _rewrite.cookie_span(data)
+    as_utf_8 = data if span is None else data[:span[0]] + b'utf-8' + data[span[1]:]
     # `lazy ` at the start of a line: what makes a statement eager
     as_utf_8 = re.sub(rb'(?m)^([ \t]*)lazy[ \t]+(?=import\b|from\b)', rb'\1', as_utf_8)
     # blank lines for those before the text, so that a message that names

@@ -43,24 +43,32 @@ class LazyError:
         self.grammar = grammar
 
 
-def cookie_name(data: bytes):
-    """the codec name (lowercased bytes) the PEP 263 cookie of `data`'s
-    first two lines gives, or None: `^[ \\t\\f]*#.*?coding[:=][ \\t]*([-\\w.]+)`"""
-    for line in data.split(b'\n', 2)[:2]:
-        line = line.split(b'\r', 1)[0]
-        if not line.lstrip(b' \t\f').startswith(b'#'):
-            continue
-        at = line.find(b'coding')
+def cookie_span(data: bytes):
+    """(start, end) of the codec name in the PEP 263 cookie of `data`'s first
+    two lines, or None: `^[ \\t\\f]*#.*?coding[:=][ \\t]*([-\\w.]+)`"""
+    offset = 0
+    for raw in data.split(b'\n', 2)[:2]:
+        line = raw.split(b'\r', 1)[0]
+        at = line.find(b'coding') if line.lstrip(b' \t\f').startswith(b'#') else -1
         while at >= 0:
             if line[at + 6:at + 7] in (b':', b'='):
-                name = line[at + 7:].lstrip(b' \t')
-                end = 0
-                while end < len(name) and (name[end:end + 1].isalnum() or name[end:end + 1] in b'-_.'):
+                start = at + 7
+                while line[start:start + 1] in (b' ', b'\t'):
+                    start += 1
+                end = start
+                while end < len(line) and (line[end:end + 1].isalnum() or line[end:end + 1] in b'-_.'):
                     end += 1
-                if end:
-                    return name[:end].lower()
+                if end > start:
+                    return offset + start, offset + end
             at = line.find(b'coding', at + 1)
+        offset += len(raw) + 1
     return None
+
+
+def cookie_name(data: bytes):
+    """the codec name (lowercased bytes) the PEP 263 cookie gives, or None"""
+    span = cookie_span(data)
+    return None if span is None else data[span[0]:span[1]].lower()
 
 
 def _split_statements(line: list[_Tok]):
