@@ -369,10 +369,10 @@ def logical_lines(reader: LineReader, stop_after: int, plain: bool = False):
         start_row = row
         lines, last, wanted = _scan(reader, text, col, words)
         row += len(lines) - 1
+        word = _first_word(body) if body[0] in _COMPOUND_FIRST else ''
         if wanted:
             yield _tokens(''.join(lines), col, start_row)
-        elif body[0] in _COMPOUND_FIRST and _first_word(body) in COMPOUND:
-            word = _first_word(body)
+        elif word in COMPOUND:
             if last == ':' and word not in _HEADERS_READ_WHOLE and all('lambda' not in line for line in lines):
                 # a block header (the common case): all the rewrite reads of it
                 yield [Tok(NAME, word, (start_row, col), (start_row, col + len(word))),

@@ -139,7 +139,7 @@ class _Spec:
         self.call = call
 
 
-def _parse(stmt: list[_Tok], end: _Tok) -> 'Any':
+def _parse(stmt: list[_Tok], end: _Tok) -> '_Spec | tuple':
     """parse the tokens after `lazy`, which `end` (`;` or NEWLINE) follows:
     a spec, or (message, token at fault), or (message, (lineno, offset,
     end_lineno, end_offset)) where 3.15 reports a span of its own"""
@@ -533,11 +533,11 @@ def _indentation_error(text: str, levels: list, opened) -> bool:
     block is `levels[-1]`: an indent no block header asked for, or tabs and
     spaces that the two measures of the tokenizer disagree on?  `opened`:
     (the enclosing level, unexpected) if the line opened its block"""
-    col, alt = _indentation(text)
+    indentation = _indentation(text)
     if opened is not None:
-        (outer_col, outer_alt), unexpected = opened
-        return unexpected or alt <= outer_alt
-    return (col, alt) != levels[-1]
+        (_, outer_alt), unexpected = opened
+        return unexpected or indentation[1] <= outer_alt
+    return indentation != levels[-1]
 
 
 def _eager(stmt: list[_Tok]) -> Edit:
