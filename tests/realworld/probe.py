@@ -1,0 +1,98 @@
+"""Import a package and every one of its submodules, read every public name.
+
+    python probe.py OUT.json IMPORT_NAME [IMPORT_NAME...]
+
+Run inside a corpus venv (by run.py), eagerly or with PYTHON_LAZY_IMPORTS=all.
+For each top-level import name: import it, then walk its submodules in sorted
+order (pkgutil.iter_modules on each package's __path__, skipping __main__ and
+test modules), import each, and getattr every public name (`__all__` if the
+module has one, else the `dir()` names not starting with `_`).  Writes, for
+each module, whether it imported (else the exception) and which names failed
+(exception type and message).  Nothing here may need Python > 3.9.
+"""
+import importlib
+import json
+import os
+import pkgutil
+import sys
+import warnings
+
+SKIP_PARTS = {'__main__', 'tests', 'test', 'testing', 'conftest', '_tests'}
+
+
+def describe(exc):
+    return {'type': type(exc).__name__, 'message': str(exc)[:500]}
+
+
+def probe_module(mod):
+    names = getattr(mod, '__all__', None)
+    source = '__all__'
+    try:
+        names = sorted({str(n) for n in names}) if names is not None else None
+    except Exception:  # an __all__ that is not iterable
+        names = None
+    if names is None:
+        source = 'dir'
+        names = sorted(n for n in dir(mod) if not n.startswith('_'))
+    failed = {}
+    for name in names:
+        try:
+            getattr(mod, name)
+        except BaseException as exc:  # noqa: B902 - SystemExit, KeyboardInterrupt too
+            failed[name] = describe(exc)
+    public = sorted(n for n in dir(mod) if not n.startswith('_'))
+    return {'names': len(names), 'source': source, 'failed': failed, 'all_names': public}
+
+
+def skipped(name):
+    return any(part in SKIP_PARTS or part.startswith('test_') for part in name.split('.'))
+
+
+def walk(top, results, limit=3000):
+    queue = [top]
+    while queue and len(results) < limit:
+        name = queue.pop(0)
+        try:
+            mod = importlib.import_module(name)
+        except BaseException as exc:  # noqa: B902
+            results[name] = {'import': describe(exc)}
+            continue
+        try:
+            results[name] = probe_module(mod)
+        except BaseException as exc:  # noqa: B902
+            results[name] = {'probe': describe(exc)}
+        path = getattr(mod, '__path__', None)
+        if path is None:
+            continue
+        try:
+            subs = sorted({info.name for info in pkgutil.iter_modules(list(path))})
+        except BaseException as exc:  # noqa: B902
+            results[name + '.<iter_modules>'] = {'import': describe(exc)}
+            continue
+        queue[0:0] = [f'{name}.{sub}' for sub in subs if not skipped(f'{name}.{sub}')]
+
+
+def main():
+    out, tops = sys.argv[1], sys.argv[2:]
+    warnings.simplefilter('ignore')
+    # a module that reads stdin at import time must not block the probe
+    sys.stdin = open(os.devnull)
+    results = {}
+    before = set(sys.modules)
+    for top in tops:
+        walk(top, results)
+    data = {
+        'python': sys.version.split()[0],
+        'lazy_imports': getattr(sys, 'get_lazy_imports', lambda: None)(),
+        'modules': results,
+        'sys_modules_added': len(set(sys.modules) - before),
+    }
+    with open(out, 'w') as f:
+        json.dump(data, f, indent=1, sort_keys=True)
+    sys.stdout.flush()
+    # skip atexit handlers and thread joins of what was imported
+    os._exit(0)
+
+
+if __name__ == '__main__':
+    main()
