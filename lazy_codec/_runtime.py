@@ -8,10 +8,12 @@ imports the target and replaces the entry by a plain str key and the real
 object; a store, a delete, `globals()[...]` or `in` leave it alone.  Once a
 module's last lazy name is gone its dict is rebuilt, so that it is again a
 dict of exact str keys, which the specializing interpreter needs (3.11+).
+Modules keep their class: `type(mod) is types.ModuleType` throughout, as on
+3.15 (pickle, cloudpickle and dill dispatch on the exact type).
 """
 import sys
 from _functools import partial
-from _operator import methodcaller
+from _operator import attrgetter, methodcaller
 from _thread import RLock, allocate_lock, get_ident as _get_ident, start_new_thread as _start_thread
 from time import sleep as _sleep
 from types import ModuleType, TracebackType
@@ -19,6 +21,13 @@ from types import ModuleType, TracebackType
 from lazy_codec import ENTRY_NAME
 
 _getframe = sys._getframe
+try:
+    ImportCycleError = ImportCycleError  # 3.15, or the .pth's
+except NameError:
+    class ImportCycleError(ImportError):
+        """Import produces a cycle."""
+    ImportCycleError.__module__ = 'builtins'
+    __import__('builtins').ImportCycleError = ImportCycleError
 _str_eq = str.__eq__
 _module_getattribute = ModuleType.__getattribute__
 _MISSING = object()
@@ -36,7 +45,12 @@ class _LazyModules(set):
         return self
 
     def __contains__(self, name):
-        return set.__contains__(self._pruned(), name)
+        if not set.__contains__(self, name):
+            return False
+        if name in sys.modules:  # only this name: no scan of the set
+            self.discard(name)
+            return False
+        return True
 
     def __iter__(self):
         return set.__iter__(self._pruned())
@@ -62,6 +76,7 @@ _binding_lock = RLock()
 # code objects of the statements that reification executes, by (statement,
 # file, line): compiled once per process
 _statement_codes: dict[tuple[str, str, int], object] = {}
+_statement_code_ids: set[int] = set()
 
 # opcodes that load a name: those of opcode.opmap named in LOAD_OPNAMES, by
 # version (asserted by tests/test_runtime.py).  Written out because `opcode`
@@ -89,17 +104,162 @@ def _opcodes_that_load() -> frozenset:
 
 _load_ops = _opcodes_that_load()
 
+# Opcodes that call, and those a callee's expression can be made of, by
+# version (asserted by tests/test_runtime.py against opcode.opmap): a lookup
+# made inside a call is a load only when the callee is getattr or hasattr
+# (see _call_loads).  -1: not in that version.
+CALL_OPNAMES = (
+    'EXTENDED_ARG', 'CALL', 'CALL_FUNCTION', 'CALL_METHOD', 'CALL_FUNCTION_KW', 'CALL_KW',
+    'PRECALL', 'KW_NAMES', 'PUSH_NULL', 'LOAD_ATTR', 'LOAD_METHOD', 'LOAD_GLOBAL', 'LOAD_NAME',
+    'LOAD_FAST', 'LOAD_DEREF', 'LOAD_CONST', 'LOAD_FAST_CHECK', 'LOAD_FAST_BORROW',
+    'LOAD_FAST_LOAD_FAST', 'LOAD_FAST_BORROW_LOAD_FAST_BORROW', 'LOAD_SMALL_INT', 'LOAD_CLOSURE',
+    'LOAD_CLASSDEREF', 'BINARY_SUBSCR', 'IMPORT_STAR', 'NOP', 'CALL_INTRINSIC_1',
+)
+CALL_OPS = {
+    (3, 9): (144, -1, 131, 161, 141, -1, -1, -1, -1, 106, 160, 116, 101, 124, 136, 100, -1, -1, -1, -1, -1, 135, 148, 25, 84, 9, -1),
+    (3, 10): (144, -1, 131, 161, 141, -1, -1, -1, -1, 106, 160, 116, 101, 124, 136, 100, -1, -1, -1, -1, -1, 135, 148, 25, 84, 9, -1),
+    (3, 11): (144, 171, -1, -1, -1, -1, 166, 172, 2, 106, 160, 116, 101, 124, 137, 100, -1, -1, -1, -1, -1, 136, 148, 25, 84, 9, -1),
+    (3, 12): (144, 171, -1, -1, -1, -1, -1, 172, 2, 106, -1, 116, 101, 124, 137, 100, 127, -1, -1, -1, -1, 136, -1, 25, -1, 9, 173),
+    (3, 13): (71, 53, -1, -1, -1, 57, -1, -1, 34, 82, -1, 91, 92, 85, 84, 83, 87, -1, 88, -1, -1, -1, -1, 5, -1, 30, 55),
+    (3, 14): (69, 52, -1, -1, -1, 55, -1, -1, 33, 80, -1, 92, 93, 84, 83, 82, 88, 86, 89, 87, 94, -1, -1, -1, -1, 27, 53),
+}
+
+
+def _call_opcodes() -> dict:
+    numbers = CALL_OPS.get(sys.version_info[:2])
+    if numbers is None:
+        from opcode import opmap
+        numbers = tuple(opmap.get(name, -1) if opmap.get(name, 256) < 256 else -1
+                        for name in CALL_OPNAMES)
+    return {name: number for name, number in zip(CALL_OPNAMES, numbers) if number >= 0}
+
+
+_op = _call_opcodes()
+_EXTENDED_ARG = _op['EXTENDED_ARG']
+_IMPORT_STAR = _op.get('IMPORT_STAR', -1)
+_CALL_INTRINSIC_1 = _op.get('CALL_INTRINSIC_1', -1)  # 3.12+: `import *` is intrinsic 2
+# a call's opcode -> how many stack items above its callee are not arguments
+# (3.11's PRECALL: its specialized forms call builtins themselves)
+_CALLS = {_op[name]: extra for name, extra in (
+    ('CALL', 0), ('CALL_FUNCTION', 0), ('CALL_METHOD', 0), ('CALL_FUNCTION_KW', 1), ('CALL_KW', 1),
+    ('PRECALL', 0),
+) if name in _op}
+_NOTHING = frozenset(_op[name] for name in ('PRECALL', 'KW_NAMES', 'NOP', 'EXTENDED_ARG') if name in _op)
+_PUSH_ONE = frozenset(_op[name] for name in (
+    'LOAD_NAME', 'LOAD_FAST', 'LOAD_DEREF', 'LOAD_CONST', 'LOAD_FAST_CHECK', 'LOAD_FAST_BORROW',
+    'LOAD_SMALL_INT', 'LOAD_CLOSURE', 'LOAD_CLASSDEREF', 'PUSH_NULL') if name in _op)
+_PUSH_TWO = frozenset(_op[name] for name in ('LOAD_FAST_LOAD_FAST', 'LOAD_FAST_BORROW_LOAD_FAST_BORROW')
+                      if name in _op)
+_LOAD_GLOBAL, _LOAD_NAME, _LOAD_ATTR = _op['LOAD_GLOBAL'], _op['LOAD_NAME'], _op['LOAD_ATTR']
+_LOAD_METHOD, _PUSH_NULL = _op.get('LOAD_METHOD', -1), _op.get('PUSH_NULL', -1)
+_BINARY_SUBSCR = _op.get('BINARY_SUBSCR', -1)
+_LOCAL_LOADS = frozenset(_op[name] for name in (
+    'LOAD_FAST', 'LOAD_DEREF', 'LOAD_FAST_CHECK', 'LOAD_FAST_BORROW', 'LOAD_CLASSDEREF') if name in _op)
+_WIDE_GLOBALS = sys.version_info >= (3, 11)  # LOAD_GLOBAL's low bit: push NULL too
+_WIDE_ATTRS = sys.version_info >= (3, 12)  # LOAD_ATTR's low bit: a method and self
+_CACHES = sys.version_info >= (3, 11)  # inline caches: opcode 0 in co_code
+_ATTRIBUTE_GETTERS = (getattr, hasattr, ModuleType.__getattribute__, object.__getattribute__)
+
 # lazy_codec._report.Recorder while a report is asked for, else None
 recorder = None
 
 
 def _loading(frame) -> bool:
     """is `frame` loading a name, rather than storing, deleting or peeking?"""
-    code = frame.f_code
-    if code is _GETATTRIBUTE_CODE:
-        return True
     lasti = frame.f_lasti
-    return lasti >= 0 and code.co_code[lasti] in _load_ops
+    if lasti < 0:
+        return False
+    code = frame.f_code.co_code
+    op = code[lasti]
+    if op in _load_ops:
+        return True
+    if op == _CALL_INTRINSIC_1:  # 3.12+: `from m import *` is intrinsic 2
+        return code[lasti + 1] == 2
+    return op in _CALLS and _call_loads(frame, lasti)
+
+
+def _instruction_before(code: bytes, offset: int):
+    """(offset, opcode, argument) of the instruction before `offset`, or None"""
+    offset -= 2
+    while _CACHES and offset >= 0 and code[offset] == 0:
+        offset -= 2
+    if offset < 0:
+        return None
+    arg, shift, at = code[offset + 1], 8, offset - 2
+    while at >= 0 and code[at] == _EXTENDED_ARG:
+        arg |= code[at + 1] << shift
+        shift += 8
+        at -= 2
+    return offset, code[offset], arg
+
+
+def _producer(code: bytes, lasti: int, depth: int):
+    """the instruction that pushed the stack item `depth` below the top (1 is
+    the top) as the instruction at `lasti` starts, walking back over simple
+    loads only; None where it cannot tell (a jump, any other instruction)"""
+    offset = lasti
+    while True:
+        found = _instruction_before(code, offset)
+        if found is None:
+            return None
+        offset, op, arg = found
+        if op in _NOTHING:
+            continue
+        if op in _PUSH_ONE:
+            pops, pushes = 0, 1
+        elif op == _LOAD_GLOBAL:
+            pops, pushes = 0, 1 + (arg & 1 if _WIDE_GLOBALS else 0)
+        elif op == _LOAD_ATTR:
+            pops, pushes = 1, 1 + (arg & 1 if _WIDE_ATTRS else 0)
+        elif op == _LOAD_METHOD:
+            pops, pushes = 1, 2
+        elif op in _PUSH_TWO:
+            pops, pushes = 0, 2
+        elif op == _BINARY_SUBSCR:
+            pops, pushes = 2, 1
+        else:
+            return None
+        if depth <= pushes:
+            return op, arg
+        depth += pops - pushes
+
+
+def _call_loads(frame, lasti: int) -> bool:
+    """is the call at `lasti` one of getattr, hasattr, attrgetter(...)?  They
+    reify a module's lazy name, as on 3.15; dict methods (`vars(m).get`) do not"""
+    code = frame.f_code
+    co_code = code.co_code
+    depth = co_code[lasti + 1] + _CALLS[co_code[lasti]] + 1
+    found = _producer(co_code, lasti, depth)
+    if found is not None and found[0] == _PUSH_NULL:
+        found = _producer(co_code, lasti, depth + 1)
+    if found is None:
+        return False
+    op, arg = found
+    if op == _LOAD_ATTR or op == _LOAD_METHOD:
+        name = code.co_names[arg >> 1 if _WIDE_ATTRS and op == _LOAD_ATTR else arg]
+        return name in ('getattr', 'hasattr', '__getattribute__')
+    if op == _LOAD_GLOBAL or op == _LOAD_NAME:
+        name = code.co_names[arg >> 1 if _WIDE_GLOBALS and op == _LOAD_GLOBAL else arg]
+        callee = _MISSING
+        if op == _LOAD_NAME:
+            callee = frame.f_locals.get(name, _MISSING)
+        if callee is _MISSING:
+            callee = frame.f_globals.get(name, _MISSING)
+        if callee is _MISSING:
+            builtins = frame.f_builtins
+            callee = builtins.get(name, _MISSING) if type(builtins) is dict else getattr(builtins, name, _MISSING)
+    elif op in _LOCAL_LOADS:
+        names = code.co_varnames + code.co_cellvars + code.co_freevars
+        if op != _op.get('LOAD_FAST') and op != _op.get('LOAD_FAST_CHECK') and op != _op.get('LOAD_FAST_BORROW'):
+            if sys.version_info < (3, 11):
+                names = code.co_cellvars + code.co_freevars
+        if arg >= len(names):
+            return False
+        callee = frame.f_locals.get(names[arg], _MISSING)
+    else:
+        return False
+    return any(callee is getter for getter in _ATTRIBUTE_GETTERS) or type(callee) is attrgetter
 
 
 class LazyImportType:
@@ -149,6 +309,8 @@ def _import_target(lazy: LazyImportType):
     handling = sys.exc_info()[1]
     namespace: dict[str, object] = {}
     try:
+        if lazy._base is not None:
+            _import_named_submodule(lazy)
         exec(code, lazy._globals, namespace)
     except BaseException as exc:
         return None, _chained(exc, lazy, code, handling is not None)
@@ -158,15 +320,26 @@ def _import_target(lazy: LazyImportType):
     value = namespace['v']
     if lazy._submodule is None:
         lazy_modules.discard(lazy._name)
-    elif lazy._submodule not in sys.modules:
-        # its attributes import the submodules on the way, as on 3.15; those
-        # already imported need the same
-        parts = lazy._submodule.split('.')
-        for i in range(1, len(parts)):
-            module = sys.modules.get('.'.join(parts[:i]))
-            if module is not None:
-                _watch(module)
+    _attach_submodules(lazy._submodule or lazy._base or lazy._name, lazy)
     return value, None
+
+
+def _import_named_submodule(lazy: LazyImportType) -> None:
+    """`lazy from pkg import sub`: 3.15 imports the submodule `pkg.sub`, as
+    sys.lazy_modules names it, before asking the package (whose module
+    __getattr__ is then not called for it)"""
+    package = sys.modules.get(lazy._base)
+    namespace = getattr(package, '__dict__', None)
+    if type(namespace) is not dict or '__path__' not in namespace:
+        return
+    attr = lazy._name[len(lazy._base) + 1:]
+    if attr in namespace or lazy._name in sys.modules:
+        return
+    try:
+        __import__(lazy._name)
+    except ModuleNotFoundError as exc:
+        if exc.name != lazy._name:
+            raise
 
 
 def _statement_code(statement: str, filename: str, lineno: int):
@@ -175,6 +348,7 @@ def _statement_code(statement: str, filename: str, lineno: int):
     if code is None:
         code = compile(statement, filename, 'exec', dont_inherit=True)
         code = _statement_codes[key] = _at_line(code, lineno)
+        _statement_code_ids.add(id(code))  # kept alive by _statement_codes
     return code
 
 
@@ -222,19 +396,45 @@ def _chained(exc: BaseException, lazy: LazyImportType, code, handling: bool) -> 
 
 class _LazyName(str):
     """the key of a lazy binding in a module dict (see the module docstring)"""
-    __hash__ = str.__hash__
+
+    def __hash__(self):
+        # Called only when this key object itself is looked up (a plain name
+        # has its own hash): `from m import *` and `getattr(m, k) for k in
+        # dir(m)` do, and must reify as on 3.15
+        frame = _getframe(0).f_back  # None when hashed by C with no Python caller
+        if frame is not None and frame.f_globals is not _OUR_GLOBALS and self.lazy is not None \
+                and _reads_key(frame):
+            exc = _settle(self, self.namespace)
+            if exc is not None:
+                raise exc
+        return _str_hash(self)
 
     def __eq__(self, other):
         if _str_eq(self, other) is not True:
             return False
-        if self.lazy is None or not _loading(_getframe(1)):
+        frame = _getframe(1)
+        if self.lazy is None or not _loading(frame):
             return True
+        namespace = self.namespace
+        op = frame.f_code.co_code[frame.f_lasti]
+        if op in _NAME_LOADS and frame.f_globals is not namespace:
+            # copied into another dict by `from m import *` (whose own
+            # lookups cannot be seen): the lookup is in the frame's namespace
+            for candidate in (frame.f_locals, frame.f_globals):
+                if type(candidate) is dict and candidate.get(self, _MISSING) is not _MISSING:
+                    namespace = candidate
+                    break
         if self.resolving == _get_ident():
-            # A load of this name while this thread imports its target: as
-            # before the binding existed, there is no such name yet (so that
-            # `from . import sub`, run in `sub`'s own package, imports it)
-            return False
-        exc = _settle(self)
+            if id(frame.f_code) in _statement_code_ids or frame.f_code is _HANDLE_FROMLIST_CODE:
+                # the import machinery, resolving this name: as before the
+                # binding existed, there is no such name yet (so that `from .
+                # import sub`, run in `sub`'s own package, imports it)
+                return False
+            lazy = self.lazy
+            raise ImportCycleError(
+                f'cannot import name {lazy._name!r} (most likely due to a circular import)',
+                name=lazy._base or lazy._name)
+        exc = _settle(self, namespace)
         if exc is not None:
             raise exc
         # the dict has changed: the lookup in progress starts again and
@@ -248,40 +448,62 @@ class _LazyName(str):
         return str, (str(self),)
 
 
-def _settle(key: _LazyName) -> 'BaseException | None':
-    """replace `key` in its dict by a plain key and its real value"""
-    namespace, lazy = key.namespace, key.lazy
+_str_hash = str.__hash__
+
+
+def _reads_key(frame) -> bool:
+    """is `frame` reading an attribute by a key object: `import *`, getattr?"""
+    lasti = frame.f_lasti
+    if lasti < 0:
+        return False
+    code = frame.f_code.co_code
+    op = code[lasti]
+    if op == _IMPORT_STAR or (op == _CALL_INTRINSIC_1 and code[lasti + 1] == 2):
+        return True
+    return op in _CALLS and _call_loads(frame, lasti)
+
+
+# Live lazy keys per namespace, by id: when a namespace's count falls to 0 it
+# is rebuilt (no scan of the dict at each reification).  Under _binding_lock.
+_live_keys: dict[int, int] = {}
+
+
+def _settle(key: _LazyName, namespace: dict) -> 'BaseException | None':
+    """replace `key` in `namespace` by a plain key and its real value"""
     current = namespace.get(key, _MISSING)  # finds `key` itself by identity
     if current is _MISSING:  # a copy of the dict: only the original reifies
         return None
-    if current is lazy:
+    home = namespace is key.namespace
+    lazy = key.lazy if home else current
+    if type(current) is LazyImportType:
         key.resolving = _get_ident()
-        started = recorder.start(lazy) if recorder is not None else None
+        started = recorder.start(current) if recorder is not None else None
         try:
-            current, exc = _import_target(lazy)
+            current, exc = _import_target(current)
         finally:
             key.resolving = None
             if started is not None:
-                user = _getframe(2)
-                if user.f_code is _GETATTRIBUTE_CODE:
-                    user = user.f_back
-                recorder.finish(lazy, started, exc is None, user)
+                recorder.finish(lazy, started, exc is None, _getframe(2))
         if exc is not None:
             return exc
     with _binding_lock:
-        if key.lazy is lazy and namespace.get(key, _MISSING) is not _MISSING:
+        if (key.lazy is lazy or not home) and namespace.get(key, _MISSING) is not _MISSING:
             # Delete then insert under a plain key, as one C call: neither
             # frees the table that the lookup in progress (ours) reads (a
             # resize makes the new table before freeing the old); a rebuild
             # here would. The name moves to the end of the dict.
-            key.lazy = None
             any(map(_call, (partial(namespace.__delitem__, key),
                             partial(namespace.__setitem__, sys.intern(str(key)), current))))
-            if not any(type(k) is _LazyName for k in list(namespace)):
+            if home:
+                key.lazy = None
+                left = _live_keys.get(id(namespace), 1) - 1
+                if left > 0:
+                    _live_keys[id(namespace)] = left
+                else:
+                    _live_keys.pop(id(namespace), None)
+                    _rebuild_soon(namespace)
+            else:
                 _rebuild_soon(namespace)
-    module = _module_of(namespace)
-    if module is not None:
-        _unwatch_if_done(module)
     return None
 
 
@@ -294,7 +516,7 @@ _call = methodcaller('__call__')
 def _rebuilt(namespace: dict) -> None:
     """`namespace` re-made, in the same order: with only exact str keys left,
     it is again the dict form the specializing interpreter needs (3.11+)"""
-    items = list(namespace.items())
+    items = [(sys.intern(str(k)) if type(k) is _LazyName else k, v) for k, v in namespace.items()]
     any(map(_call, (namespace.clear, partial(namespace.update, items))))
 
 
@@ -311,6 +533,12 @@ def _rebuilt(namespace: dict) -> None:
 _dirty: dict[int, dict] = {}  # namespaces to rebuild, by id; under _binding_lock
 _rebuilder_running = allocate_lock()  # held while a rebuilder thread runs
 _stop_rebuilder = False  # set to make it exit early (before a fork)
+
+
+_EQ_CODE = _LazyName.__eq__.__code__
+_OUR_GLOBALS = globals()
+_NAME_LOADS = frozenset(_op[name] for name in ('LOAD_NAME', 'LOAD_GLOBAL') if name in _op)
+_HANDLE_FROMLIST_CODE = sys.modules['_frozen_importlib']._handle_fromlist.__code__
 
 
 def _rebuild_soon(namespace: dict) -> None:
@@ -338,7 +566,10 @@ def _rebuild_pending() -> None:
             return
         for key, namespace in list(_dirty.items()):
             del _dirty[key]
-            if not any(type(k) is _LazyName for k in list(namespace)):
+            # (once per module, in this thread: a key still lazy, or copied
+            # while lazy, keeps the dict as it is)
+            if not any(type(k) is _LazyName and (k.lazy is not None or type(v) is LazyImportType)
+                       for k, v in list(namespace.items())):
                 _rebuilt(namespace)
 
 
@@ -383,8 +614,8 @@ if hasattr(__import__('os'), 'register_at_fork'):
 __import__('atexit').register(_stop_rebuilding)
 
 
-def _bind(namespace, name: str, lazy: LazyImportType) -> None:
-    if recorder is not None:
+def _bind(namespace, name: str, lazy: LazyImportType, record: bool = True) -> None:
+    if recorder is not None and record:
         recorder.created(lazy, name, lazy._globals.get('__name__'))
     if type(namespace) is not dict:  # e.g. exec() with a mapping: no key trick
         namespace[name] = lazy.resolve()
@@ -393,116 +624,72 @@ def _bind(namespace, name: str, lazy: LazyImportType) -> None:
         old_key = None
         if name in namespace:  # rare: find the key object bound now
             old_key = next(k for k in namespace if isinstance(k, str) and _str_eq(k, name) is True)
-        if type(old_key) is _LazyName:  # the statement ran before: rebind its key
+        if type(old_key) is _LazyName and old_key.namespace is namespace:
+            # the statement ran before: rebind its key
+            if old_key.lazy is None:
+                _live_keys[id(namespace)] = _live_keys.get(id(namespace), 0) + 1
             old_key.lazy = lazy
             old_key.resolving = None
             namespace[old_key] = lazy
+            return
+        key = _LazyName(name)
+        key.namespace = namespace
+        key.lazy = lazy
+        key.resolving = None  # the thread importing the target, while it does
+        _live_keys[id(namespace)] = _live_keys.get(id(namespace), 0) + 1
+        if old_key is None:
+            namespace[key] = lazy
         else:
-            key = _LazyName(name)
-            key.namespace = namespace
-            key.lazy = lazy
-            key.resolving = None  # the thread importing the target, while it does
-            if old_key is None:
-                namespace[key] = lazy
-            else:
-                # a plain binding (an eager import before, a reload): delete
-                # then insert, as one C call; neither frees the table that a
-                # lookup in progress might read (a resize frees the old table
-                # after making the new one), so this is safe anywhere
-                any(map(_call, (partial(namespace.__delitem__, old_key),
-                                partial(namespace.__setitem__, key, lazy))))
-    module = _module_of(namespace)
-    if module is not None:
-        _watch(module)
+            # a plain binding (an eager import before, a reload, a key that
+            # `import *` copied from another module): delete then insert, as
+            # one C call; neither frees the table that a lookup in progress
+            # might read (a resize frees the old table after making the new
+            # one), so this is safe anywhere
+            any(map(_call, (partial(namespace.__delitem__, old_key),
+                            partial(namespace.__setitem__, key, lazy))))
 
 
-# -- module objects -----------------------------------------------------------
-# While a module has lazy names, or is a package some of whose submodules a
-# lazy statement named, its class is this subclass of ModuleType (named
-# `module` too), whose __getattribute__ makes `getattr(mod, name)` and friends
-# reify, and imports a named submodule on first access, as 3.15 does.  When
-# neither is left, the module goes back to ModuleType.
+# -- submodules named by lazy statements ---------------------------------------
+# 3.15 makes `a.b` work on an imported package `a` once a lazy statement named
+# `a.b` (`lazy import a.b.c`, `lazy from a.b import x`, mode "all"), importing
+# `a.b` at first access.  Here `a` gets a lazy binding `b` in its dict, when
+# `a` is imported: at the statement, or when a lazy import of this chain
+# completes.  Parents not imported yet wait in _waiting_children.
 
-class _LazyModuleType(ModuleType):
-    def __getattribute__(self, name):
-        if type(name) is _LazyName:
-            # the key object itself, from dir() or the dict: looked up as it
-            # is, it would match by identity and never reify
-            name = str(name)
-        try:
-            return _module_getattribute(self, name)
-        except AttributeError:
-            value = _pending_submodule(self, name)
-            if value is _MISSING:
-                raise
-            return value
-
-    def __dir__(self):
-        return [str(name) if type(name) is _LazyName else name for name in ModuleType.__dir__(self)]
+_waiting_children: dict[str, set[str]] = {}  # parent name -> child names; under _binding_lock
 
 
-_EQ_CODE = _LazyName.__eq__.__code__
-_LazyModuleType.__name__ = _LazyModuleType.__qualname__ = 'module'
-_LazyModuleType.__module__ = 'builtins'
-_GETATTRIBUTE_CODE = _LazyModuleType.__getattribute__.__code__
+def _attach_submodules(dotted: str, origin: LazyImportType) -> None:
+    """bind each not-yet-imported level of `dotted` in its imported parent;
+    an error at first use points at `origin`, the statement that named it"""
+    parts = dotted.split('.')
+    for i in range(1, len(parts) + 1):
+        parent_name = '.'.join(parts[:i])
+        parent = sys.modules.get(parent_name)
+        children = {parts[i]} if i < len(parts) else set()
+        if parent is None:
+            if children:
+                with _binding_lock:
+                    _waiting_children.setdefault(parent_name, set()).update(children)
+            continue
+        if parent_name in _waiting_children:
+            with _binding_lock:
+                children |= _waiting_children.pop(parent_name, set())
+        for child in children:
+            full = f'{parent_name}.{child}'
+            if full not in sys.modules:
+                _attach(parent, child, full, origin)
 
 
-def _module_of(namespace: dict):
-    module = sys.modules.get(namespace.get('__name__'))
-    # (what sys.modules holds need not be a module: IPython's DummyMod, ...)
-    if isinstance(module, ModuleType) and _module_getattribute(module, '__dict__') is namespace:
-        return module
-    return None
-
-
-# Guards the class of modules with lazy names or pending submodules: the
-# check of what is left and the swap happen together.
-_module_class_lock = RLock()
-
-
-def _watch(module) -> None:
-    """give `module` the class above, unless it has a class of its own"""
-    with _module_class_lock:
-        if type(module) is ModuleType:
-            module.__class__ = _LazyModuleType
-
-
-def _unwatch_if_done(module) -> None:
-    """back to ModuleType once nothing lazy is left in `module`"""
-    with _module_class_lock:
-        if type(module) is not _LazyModuleType:
-            return
-        namespace = _module_getattribute(module, '__dict__')
-        if any(type(k) is _LazyName and k.lazy is not None for k in list(namespace)):
-            return
-        if not _pending(_module_getattribute(module, '__name__')):
-            module.__class__ = ModuleType
-
-
-def _pending(module_name: str) -> bool:
-    prefix = module_name + '.'
-    return any(name.startswith(prefix) for name in tuple(lazy_modules))
-
-
-# every package path a dotted lazy statement named ('a.b' and 'a.b.c' for
-# `lazy import a.b.c`): unlike sys.lazy_modules, names never leave it, so
-# that a thread that finds a submodule still being imported by another one
-# waits for it instead of failing
-_named_submodules: set[str] = set()
-
-
-def _pending_submodule(module, attr: str):
-    """the submodule `attr` of `module` if a lazy statement named it"""
-    full = f"{_module_getattribute(module, '__name__')}.{attr}"
-    if full not in _named_submodules and full not in lazy_modules and not _pending(full):
-        return _MISSING
-    __import__(full)
-    lazy_modules.discard(full)
-    value = sys.modules[full]
-    if _pending(full):
-        _watch(value)
-    _unwatch_if_done(module)
-    return value
+def _attach(parent, child: str, full: str, origin: LazyImportType) -> None:
+    namespace = getattr(parent, '__dict__', None)
+    if type(namespace) is not dict or child in namespace:
+        return
+    attached = object.__new__(LazyImportType)
+    attached._name, attached._statement, attached._globals = full, f'import {full} as v', namespace
+    attached._filename, attached._lineno = origin._filename, origin._lineno
+    attached._submodule = attached._base = None
+    _bind(namespace, child, attached, record=False)
 
 
 # -- the mode and the filter (3.15's sys.set_lazy_imports and _filter) --------
@@ -596,14 +783,14 @@ def _import(frame, aliases, explicit: bool) -> None:
             top = dotted.partition('.')[0]
             lazy = _new_lazy(dotted, f'import {top} as v', frame.f_globals, frame,
                              submodule=dotted if top != dotted else None)
-            parts = dotted.split('.')
-            _named_submodules.update('.'.join(parts[:i]) for i in range(2, len(parts) + 1))
             bound = top
         else:
             lazy = _new_lazy(dotted, f'import {dotted} as v', frame.f_globals, frame)
             bound = asname
         if dotted not in sys.modules:
             lazy_modules.add(dotted)
+            if '.' in dotted:
+                _attach_submodules(dotted, lazy)
         _bind(namespace, bound, lazy)
 
 
@@ -618,12 +805,16 @@ def _from(frame, module: str, level: int, aliases, explicit: bool) -> None:
     loaded = sys.modules.get(base)
     if loaded is None:
         lazy_modules.add(base)
+        if '.' in base:
+            _attach_submodules(base, _new_lazy(base, '', frame.f_globals, frame))
+    # 3.15 binds at once what an imported module's dict already has (never
+    # its module __getattr__, which could read names still being resolved)
+    loaded_dict = getattr(loaded, '__dict__', None) if loaded is not None else None
     for attr, asname in aliases:
         bound = asname or attr
-        if loaded is not None:
-            # 3.15 binds at once what an imported module already has
-            value = getattr(loaded, attr, _MISSING)
-            if value is not _MISSING:
+        if type(loaded_dict) is dict:
+            value = loaded_dict.get(attr, _MISSING)
+            if value is not _MISSING and type(value) is not LazyImportType:
                 namespace[bound] = value
                 continue
         full = f'{base}.{attr}'

@@ -726,3 +726,4 @@ case('lazy_modules_without_cookie', env={'LAZY_CODEC_LAZY_MODULES': '1'}, files=
 
 # more cases live beside this file, one topic each
 import cases_faults  # noqa: E402,F401  (reliability: failures, threads, reload, ...)
+import cases_realcode  # noqa: E402,F401  (reduced from real packages)

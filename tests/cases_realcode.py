@@ -1,0 +1,145 @@
+"""Differential cases that real packages found (see cases.py for the format):
+each is the smallest program that showed lazy_codec differing from 3.15."""
+from cases import case
+
+# A parsing library under mode "all": `from m import *` copied m's lazy key,
+# so that the importer's own `lazy import sys` later was never resolved
+case('star_import_then_own_lazy_import', '''\
+import probe
+from starsrc import *
+print(probe.kind(globals(), 'sys'), probe.kind(globals(), 'heavy'), probe.kind(globals(), 'Y'))
+lazy import sys
+print(probe.kind(globals(), 'sys'))
+print(sys.stdout is not None, heavy.X, Y)
+import starsrc
+print(probe.kind(vars(starsrc), 'sys'), probe.kind(vars(starsrc), 'heavy'), probe.kind(vars(starsrc), 'Y'))
+print(probe.loaded())
+''', files={
+    'starsrc.py': '{COOKIE}\nlazy import sys\nlazy import heavy\nlazy from other import Y\n',
+})
+
+case('star_import_with_all', '''\
+import probe
+from staralls import *
+print(probe.kind(globals(), 'heavy'), 'other' in globals(), probe.loaded())
+import staralls
+print(probe.kind(vars(staralls), 'heavy'), probe.kind(vars(staralls), 'other'))
+''', files={
+    'staralls.py': "{COOKIE}\n__all__ = ['heavy']\nlazy import heavy\nlazy import other\n",
+})
+
+# A JSON-schema library under mode "all": `lazy from pkg import name` with
+# pkg imported called pkg's module __getattr__ at the statement
+case('lazy_from_package_with_module_getattr', '''\
+import probe, sys
+import gpkg
+lazy from gpkg import A, B, sub, C
+g = globals()
+print({k: probe.kind(g, k) for k in ('A', 'B', 'sub', 'C')})
+print(repr(g['B']), repr(g['sub']), repr(g['C']))
+print(sorted(n for n in sys.lazy_modules if n.startswith('gpkg')))
+print(B)
+print(sub.Z)
+try:
+    C
+except ImportError as e:
+    print(type(e).__name__, e, '|', e.__cause__)
+print(gpkg.late())
+''', files={
+    'gpkg/__init__.py': '''{COOKIE}
+print('import gpkg')
+A = 1
+lazy from gpkg.impl import VALUE
+def __getattr__(name):
+    print('gpkg.__getattr__', name)
+    if name == 'B':
+        return VALUE + 1
+    raise AttributeError(name)
+def late():
+    return VALUE
+''',
+    'gpkg/impl.py': "print('import gpkg.impl')\nVALUE = 41\n",
+    'gpkg/sub.py': "print('import gpkg.sub')\nZ = 3\n",
+})
+
+# A graph library under mode "all": `collections.abc` through `collections`,
+# where only another module named `collections.abc`, lazily
+case('submodule_through_imported_parent', '''\
+import probe, sys
+import pkg
+import namer
+print(probe.loaded())
+print(pkg.sub.Z, pkg.deep.leaf.L, probe.loaded())
+print(type(pkg.sub).__name__, pkg.sub is sys.modules['pkg.sub'])
+''', files={
+    'namer.py': '{COOKIE}\nlazy from pkg.sub import Z\nlazy import pkg.deep.leaf\n',
+})
+
+case('submodule_through_parent_mode_all', '''\
+import probe, sys
+import pkg
+print(pkg.__name__, probe.loaded())
+import namer_plain
+print(namer_plain.__name__, probe.loaded())
+print(pkg.sub.Z, probe.loaded())
+print(pkg.deep.leaf.L, probe.loaded())
+''', files={
+    'namer_plain.py': 'from pkg.sub import Z\nimport pkg.deep.leaf\n',
+}, env={'PYTHON_LAZY_IMPORTS': 'all'})
+
+# attrs' suite, with cloudpickle: a module with lazy names left is exactly a
+# module (tools dispatch on the exact type); getattr and hasattr reify, the
+# dict's own methods do not
+case('module_type_with_lazy_names', '''\
+import importlib, io, pickle, probe, types
+import holder
+print(type(holder) is types.ModuleType, type(holder).__name__, probe.kind(vars(holder), 'heavy'))
+
+class ByReference(pickle.Pickler):
+    dispatch_table = {types.ModuleType: lambda m: (importlib.import_module, (m.__name__,))}
+
+buf = io.BytesIO()
+ByReference(buf).dump([holder, holder.use])
+print(pickle.loads(buf.getvalue())[0] is holder, probe.loaded())
+try:
+    pickle.dumps(holder)
+except TypeError as e:
+    print('pickle:', e)
+d = vars(holder)
+print(probe.kind(d, 'heavy'), type(d.get('heavy')).__name__, probe.kind(d, 'heavy'), probe.loaded())
+print(hasattr(holder, 'heavy'), probe.kind(d, 'heavy'), probe.loaded())
+print(getattr(holder, 'Y'), probe.kind(d, 'Y'))
+name = 'pkg'
+g = getattr
+print(type(g(holder, name)).__name__, probe.kind(d, 'pkg'), type(holder).__name__)
+''', files={
+    'holder.py': '{COOKIE}\nlazy import heavy\nlazy from other import Y\nlazy import pkg\ndef use():\n    return heavy\n',
+})
+
+# pytest under mode "all" (on 3.15 too): a lazy name loaded while its own
+# reification runs, in the same thread, is 3.15's ImportCycleError
+case('import_cycle_error', '''\
+import cyc1
+print(cyc1.use_from())
+print(cyc1.use_module().__name__)
+print(ImportCycleError.__mro__[1].__name__, ImportCycleError.__module__, ImportCycleError.__doc__)
+''', files={
+    'cyc1.py': '{COOKIE}\nlazy from cyc2 import g\nlazy import cyc3\ndef use_from():\n    return g()\ndef use_module():\n    return cyc3\n',
+    'cyc2.py': '''import cyc1
+try:
+    cyc1.use_from()
+except ImportError as e:
+    print('in cyc2:', type(e).__name__, e, e.name, e.path, getattr(e, '__notes__', None), repr(e.__cause__))
+def g():
+    return 'g'
+''',
+    'cyc3.py': '''import cyc1
+try:
+    raise KeyError('k')
+except KeyError:
+    try:
+        cyc1.use_module()
+    except ImportError as e:
+        print('in cyc3:', type(e).__name__, e, e.name, getattr(e, '__notes__', None), repr(e.__context__))
+''',
+})
