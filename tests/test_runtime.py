@@ -149,6 +149,56 @@ def test_load_opcodes_are_the_interpreters(tmp_path):
 
 
 @pytest.mark.skipif(NATIVE, reason='the backport runtime is not used on 3.15+')
+def test_call_opcode_table_matches_opcode_module(tmp_path):
+    # the opcodes that reading a call site needs are written out per version
+    # (no `opcode` import at run time); they must be this interpreter's
+    out = run(tmp_path, {'main.py': textwrap.dedent('''\
+        import opcode, sys
+        from lazy_codec import _runtime
+        want = tuple(opcode.opmap.get(n, -1) if opcode.opmap.get(n, 256) < 256 else -1
+                     for n in _runtime.CALL_OPNAMES)
+        print(_runtime.CALL_OPS.get(sys.version_info[:2]) == want)
+    ''')})
+    assert out == 'True\n'
+
+
+@pytest.mark.skipif(NATIVE, reason='the backport runtime is not used on 3.15+')
+def test_call_site_reading(tmp_path):
+    # which calls count as loads of a module's lazy name: getattr and hasattr
+    # however spelled (a local alias, a keyword default, attrgetter), not the
+    # dict's own methods nor setattr; a callee it cannot read is not a load
+    out = run(tmp_path, {
+        'm.py': COOKIE + 'lazy import json\nlazy import fractions\nlazy import colorsys\n'
+                         'lazy import decimal\nlazy import wave\nlazy import bisect\n',
+        'main.py': textwrap.dedent('''\
+            import builtins, operator, sys
+            import m
+            d = vars(m)
+            kind = lambda n: type(d[n]).__name__
+            d.get('json'); d.setdefault('json', 0); 'json' in d
+            print(kind('json'), 'json' in sys.modules)
+            g = getattr
+            def via_local(getter=getattr):
+                return getter(m, 'fractions')
+            via_local()
+            print(kind('fractions'))
+            builtins.hasattr(m, 'colorsys')
+            print(kind('colorsys'))
+            get_decimal = operator.attrgetter('decimal')
+            get_decimal(m)
+            print(kind('decimal'))
+            operator.attrgetter('wave')(m)  # a callee made by a call: not read
+            print(kind('wave'))
+            setattr(m, 'bisect', 1)
+            print(kind('bisect'), 'bisect' in sys.modules)
+        '''),
+    })
+    assert out.splitlines() == [
+        'lazy_import False', 'module', 'module', 'module', 'lazy_import', 'int False',
+    ]
+
+
+@pytest.mark.skipif(NATIVE, reason='the backport runtime is not used on 3.15+')
 @pytest.mark.parametrize('cached', [False, True], ids=['first decode', 'bytecode cached'])
 def test_modules_a_lazy_program_adds(tmp_path, cached):
     # what a program with lazy statements imports beyond an eager program
