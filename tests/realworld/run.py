@@ -154,7 +154,7 @@ def clean_pip_output(text):
                      if 'is ignored: it is neither a file nor a directory' not in line)
 
 
-def make_venv(version, python, packages, record):
+def make_venv(version, python, packages, record, source=ROOT):
     """the venv's python; record['install_failed'] gets the pins that did not install"""
     venv = os.path.join(WORK, version)
     vpy = venv_python(version)
@@ -173,7 +173,7 @@ def make_venv(version, python, packages, record):
         # the same set of distributions in every venv: no setuptools/wheel from ensurepip
         run([vpy, '-m', 'pip', 'uninstall', '-q', '-y', 'setuptools', 'wheel'])
     # lazy_codec from this checkout, a real install, every run
-    r = run([vpy, '-m', 'pip', 'install', '-q', '--force-reinstall', '--no-deps', ROOT])
+    r = run([vpy, '-m', 'pip', 'install', '-q', '--force-reinstall', '--no-deps', source])
     if r.returncode != 0:
         raise SystemExit(f'{version}: installing lazy_codec failed:\n{r.stdout}{clean_pip_output(r.stderr)}')
     pins = sorted(p['pin'] for p in packages.values()) + list(SUITE_DEPS)
@@ -502,6 +502,9 @@ def main(argv=None):
                              f'suite {",".join(CI_SUITES)}')
     parser.add_argument('--no-suites', action='store_true')
     parser.add_argument('--no-pip', action='store_true')
+    parser.add_argument('--worktree', action='store_true',
+                        help='install lazy_codec from the work tree as it is (default: the commit HEAD, '
+                             'exported with git archive, so that edits in progress are not measured)')
     parser.add_argument('--jobs', type=int, default=os.cpu_count() or 2)
     parser.add_argument('--out', help='results JSON (default tests/realworld/results/<date>[-ci].json)')
     args = parser.parse_args(argv)
@@ -534,10 +537,20 @@ def main(argv=None):
         f'against {ORACLE}; lazy_codec {git}')
 
     os.makedirs(WORK, exist_ok=True)
+    source = ROOT
+    if not args.worktree:
+        source = os.path.join(WORK, 'lazy_codec-HEAD')
+        shutil.rmtree(source, ignore_errors=True)
+        os.makedirs(source)
+        archive = subprocess.run(['git', 'archive', 'HEAD'], cwd=ROOT, stdout=subprocess.PIPE, check=True).stdout
+        subprocess.run(['tar', 'x', '-C', source], input=archive, check=True)
+    else:
+        dirty = run(['git', 'status', '--porcelain', '--', 'lazy_codec', 'setup.py', 'setup.cfg', 'pth'], cwd=ROOT)
+        git += '+worktree' + (' (modified)' if dirty.stdout.strip() else '')
     records = {v: {'python': interpreters[v]} for v in all_versions}
     # venvs: two at a time (pip is mostly network and one core)
     with concurrent.futures.ThreadPoolExecutor(max(1, min(args.jobs, 2))) as pool:
-        futures = {pool.submit(make_venv, v, interpreters[v], packages, records[v]): v for v in all_versions}
+        futures = {pool.submit(make_venv, v, interpreters[v], packages, records[v], source): v for v in all_versions}
         for fut in concurrent.futures.as_completed(futures):
             v = futures[fut]
             fut.result()
