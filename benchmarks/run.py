@@ -1,13 +1,16 @@
 """Measure lazy_codec against eager imports, side by side, per version.
 
     python benchmarks/run.py [--versions 3.11,3.14] [--runs 15] [--out benchmarks/results]
+                             [--real [--real-pairs 11]]
 
 For each version: a venv with lazy_codec (installed from this checkout) and a
 plain venv of the same interpreter; then the reference harness
 (../shared/bench/run-all: whole processes timed A B A B, ratios pair by pair)
 and benchmarks/extras.py (in-process figures the harness does not take).
 Writes OUT/<version>.json (everything) and OUT/summary.md (the table of the
-issue's targets), and prints the table.  Numbers are ratios taken within one
+issue's targets), and prints the table; --real then runs
+benchmarks/real_programs.py on the same versions (real programs, mode "all" /
+eager, native 3.15 beside: OUT/real-programs.json).  Numbers are ratios taken within one
 run; absolute times on these machines drift.
 """
 from __future__ import annotations
@@ -129,6 +132,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument('--versions', default='3.11,3.14')
     parser.add_argument('--runs', type=int, default=15)
     parser.add_argument('--out', default=os.path.join(ROOT, 'benchmarks', 'results'))
+    parser.add_argument('--real', action='store_true',
+                        help='then the real programs too (benchmarks/real_programs.py, native 3.15 beside)')
+    parser.add_argument('--real-pairs', type=int, default=11)
     args = parser.parse_args(argv)
     # as run-all does: these change what is measured (no bytecode cache, ...)
     for var in ('PYTHONDONTWRITEBYTECODE', 'PYTHONPYCACHEPREFIX', 'PYTHON_LAZY_IMPORTS',
@@ -156,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     # the table: every version measured into OUT, by this run or an earlier one
     for name in sorted(os.listdir(args.out), key=_version_key):
         version = name[:-len('.json')]
-        if name.endswith('.json') and version not in table:
+        if name.endswith('.json') and re.fullmatch(r'\d+\.\d+', version) and version not in table:  # not real-programs.json
             with open(os.path.join(args.out, name)) as f:
                 table[version] = json.load(f)
     table = {v: table[v] for v in sorted(table, key=_version_key)}
@@ -164,6 +170,10 @@ def main(argv: list[str] | None = None) -> int:
     with open(os.path.join(args.out, 'summary.md'), 'w') as f:
         f.write(summary)
     print(summary)
+    if args.real:
+        import real_programs
+        return real_programs.main(['--versions', args.versions, '--pairs', str(args.real_pairs),
+                                   '--out', args.out])
     return 0
 
 

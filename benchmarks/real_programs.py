@@ -1,0 +1,466 @@
+"""Real programs as benchmarks: wall time in mode "all" / eager, per interpreter.
+
+    python benchmarks/real_programs.py [--versions 3.11,3.14] [--pairs 11]
+                                       [--no-annotations] [--out benchmarks/results]
+
+For each version asked (lazy_codec on 3.9-3.14) and native 3.15 (the anchor,
+always measured in the same run): a venv .venvs/realbench-<version> with
+pip==PIP_VERSION and the packages pinned in benchmarks/real/requirements.txt
+installed from the registry, and lazy_codec reinstalled from this checkout at
+every run (`pip install --force-reinstall --no-deps ROOT`; on 3.15 it is a
+pass-through that only registers the codec).  Each program runs in that one
+venv as `python -X lazy_imports=all PROGRAM` (A) and `python PROGRAM` (B);
+the 9th compares, in mode "normal", a copy of jinja2 whose module-level
+imports are `lazy` statements (A) with a plain copy of the same jinja2 (B).
+
+Timing: per program, two untimed warm-up pairs per interpreter (they write
+the bytecode caches, `*.opt-lazyall.pyc` included), then N rounds; each
+round runs A then B on every interpreter in turn, so that all interpreters
+see the same drift of this shared machine.  Figure: the median over the N
+pairs of wall(A) / wall(B).  The measured processes get the environment
+without PYTHONDONTWRITEBYTECODE, PYTHONPYCACHEPREFIX, PYTHON_LAZY_IMPORTS,
+PYTHONPROFILEIMPORTTIME, LAZY_CODEC_*; stdout and stderr go to /dev/null.
+Before timing, each program's output in A and in B is compared (they must be
+the same), and an untimed `-X importtime` run of each counts the modules it
+imports.
+
+Annotations (3.9-3.13 evaluate function and variable annotations when the
+`def`/class body/module runs; 3.14 and 3.15 defer them): the same A/B pairs
+again with every module compiled as if it began with `from __future__ import
+annotations` (a sitecustomize shim on PYTHONPATH wraps `compile` for module
+code; its bytecode goes to a cache of its own, sys.pycache_prefix), on each
+lazy_codec version (3.14 is the control: it defers already).  What the ratio
+gains there, and the modules that are no longer imported, is what annotations
+evaluated at definition time cost mode "all".  See benchmarks/REAL_PROGRAMS.md.
+
+Writes OUT/real-programs.json and prints the tables.
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import glob
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REAL = os.path.join(ROOT, 'benchmarks', 'real')
+VENVS = os.path.join(ROOT, '.venvs')
+REFERENCE = os.path.expanduser('~/.cache/reference-pythons')
+# pip itself is one of the programs: the same pip everywhere, the newest that
+# still supports 3.9
+PIP_VERSION = '26.2.1'
+ANCHOR = '3.15'
+
+SCRUB_ENV = ('PYTHONDONTWRITEBYTECODE', 'PYTHONPYCACHEPREFIX', 'PYTHON_LAZY_IMPORTS',
+             'PYTHONPROFILEIMPORTTIME', 'LAZY_CODEC_REPORT', 'LAZY_CODEC_LAZY_MODULES',
+             'PYTHONPATH', 'PYTHONSTARTUP', 'PYTHONHOME', 'PYTHONSAFEPATH')
+
+# name -> (arguments after the interpreter, kind): "all" is -X lazy_imports=all
+# vs the same command; "lazified" is PYTHONPATH=<lazified copy> vs
+# PYTHONPATH=<plain copy>, both in mode normal
+PROGRAMS = {
+    'pip --version': (['-m', 'pip', '--version'], 'all'),
+    'pip list': (['-m', 'pip', 'list'], 'all'),
+    'flask app, one request': ([os.path.join(REAL, 'flask_app.py')], 'all'),
+    'requests: prepare a request': ([os.path.join(REAL, 'requests_prepare.py')], 'all'),
+    'jinja2: render a template': ([os.path.join(REAL, 'jinja2_render.py')], 'all'),
+    'rich: print a table': ([os.path.join(REAL, 'rich_table.py')], 'all'),
+    'click: group --help': ([os.path.join(REAL, 'click_help.py')], 'all'),
+    'markdown: render a string': ([os.path.join(REAL, 'markdown_render.py')], 'all'),
+    'lazified jinja2, normal mode': ([os.path.join(REAL, 'jinja2_render.py')], 'lazified'),
+}
+
+COOKIE = b'# -*- coding: lazy -*-\n'
+CODING = re.compile(rb'^[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+')
+
+# the shim for the annotation measurement: module code compiled as if it began
+# with `from __future__ import annotations`, cached apart from the real bytecode
+FUTURE_SHIM = '''\
+"""real_programs.py: compile modules as if with `from __future__ import annotations`"""
+import builtins
+import sys
+
+sys.pycache_prefix = %(cache)r
+_FLAG = 0x1000000  # CO_FUTURE_ANNOTATIONS (__future__.annotations.compiler_flag)
+_compile = builtins.compile
+
+
+def compile(source, filename, mode, flags=0, dont_inherit=False, optimize=-1, **kwargs):
+    # what importlib's source_to_code and lazy_codec's loaders call for a module
+    if mode == 'exec' and dont_inherit and isinstance(filename, str) and filename.endswith('.py'):
+        flags |= _FLAG
+    return _compile(source, filename, mode, flags, dont_inherit, optimize, **kwargs)
+
+
+builtins.compile = compile
+'''
+
+
+class SetupError(Exception):
+    pass
+
+
+def _run(cmd, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kwargs)
+
+
+def _check(proc: subprocess.CompletedProcess, what: str) -> None:
+    if proc.returncode != 0:
+        raise SetupError(f'{what} failed (exit {proc.returncode}):\n{proc.stdout[-3000:]}')
+
+
+def interpreters(versions: list[str]) -> dict[str, str]:
+    """version -> base interpreter: pyenv's 3.9-3.13, the reference 3.14/3.15"""
+    found = {}
+    for version in versions:
+        candidates = [os.path.join(REFERENCE, 'bin', f'python{version}')]
+        candidates += sorted(glob.glob(os.path.expanduser(f'~/.pyenv/versions/{version}.*/bin/python3')),
+                             key=lambda p: [int(x) for x in re.findall(r'\d+', p.split('/versions/')[1].split('/')[0])],
+                             reverse=True)
+        candidates.append(shutil.which(f'python{version}') or '')
+        for path in candidates:
+            if path and os.path.exists(path):
+                got = _run([path, '-c', 'import sys; print("%d.%d" % sys.version_info[:2])']).stdout.strip()
+                if got == version:
+                    found[version] = path
+                    break
+    return found
+
+
+def _pip_wheel() -> str | None:
+    wheels = sorted(glob.glob(os.path.join(REFERENCE, 'wheels', 'pip-*.whl')))
+    return wheels[-1] if wheels else None
+
+
+def make_venv(version: str, python: str, lazy_codec: str = ROOT) -> str:
+    """.venvs/realbench-<version>: pip==PIP_VERSION, the pinned packages,
+    lazy_codec from this checkout (reinstalled every time); returns its python"""
+    venv = os.path.join(VENVS, f'realbench-{version}')
+    vpy = os.path.join(venv, 'bin', 'python')
+    env = clean_env()
+    if not os.path.exists(vpy) or _run([vpy, '-m', 'pip', '--version'], env=env).returncode != 0:
+        shutil.rmtree(venv, ignore_errors=True)
+        if _run([python, '-m', 'venv', venv], env=env).returncode != 0:
+            # no ensurepip (Debian's interpreters): bootstrap pip from its wheel
+            _check(_run([python, '-m', 'venv', '--clear', '--without-pip', venv], env=env), f'{python} -m venv')
+            wheel = _pip_wheel()
+            if wheel is None:
+                raise SetupError(f'{python} has no ensurepip and no pip wheel is in {REFERENCE}/wheels')
+            _check(_run([vpy, os.path.join(wheel, 'pip'), 'install', '-q', wheel], env=env), 'bootstrapping pip')
+    pip = [vpy, '-m', 'pip', 'install', '-q', '--disable-pip-version-check']
+    _check(_run(pip + [f'pip=={PIP_VERSION}'], env=env), f'pip install pip=={PIP_VERSION}')
+    _check(_run(pip + ['-r', os.path.join(REAL, 'requirements.txt')], env=env), 'pip install -r requirements.txt')
+    # ensurepip's setuptools (3.9-3.11) would make `pip list` a different
+    # program there: every venv has the same packages
+    extra = {line.split('==')[0].lower() for line in _freeze(vpy)} & {'setuptools', 'wheel'}
+    if extra:
+        _check(_run([vpy, '-m', 'pip', 'uninstall', '-q', '-y', *sorted(extra)], env=env), 'pip uninstall')
+    _check(_run(pip + ['--force-reinstall', '--no-deps', lazy_codec], env=env), 'pip install lazy_codec')
+    return vpy
+
+
+def _freeze(vpy: str) -> list[str]:
+    return _run([vpy, '-m', 'pip', 'freeze', '--all'], env=clean_env()).stdout.splitlines()
+
+
+def clean_env(**extra) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in SCRUB_ENV}
+    env.update(PIP_DISABLE_PIP_VERSION_CHECK='1', PIP_NO_INPUT='1', COLUMNS='80', LINES='24')
+    env.update(extra)
+    return env
+
+
+# -- the lazified jinja2 -------------------------------------------------------
+
+def _lazy_positions(body: list, out: list) -> None:
+    """(line, column) of each module-level import that may be lazy: at module
+    level or in its if/with/for/while/match blocks; not in try, def, class;
+    not __future__, not *"""
+    for node in body:
+        if isinstance(node, ast.Import) or (
+                isinstance(node, ast.ImportFrom) and node.module != '__future__'
+                and not any(alias.name == '*' for alias in node.names)):
+            out.append((node.lineno, node.col_offset))
+        elif isinstance(node, (ast.If, ast.For, ast.While)):
+            _lazy_positions(node.body, out)
+            _lazy_positions(node.orelse, out)
+        elif isinstance(node, ast.With):
+            _lazy_positions(node.body, out)
+        elif hasattr(ast, 'Match') and isinstance(node, ast.Match):
+            for case in node.cases:
+                _lazy_positions(case.body, out)
+
+
+def lazify_source(data: bytes) -> tuple[bytes, int]:
+    """the source with `lazy ` before each eligible import and the cookie on
+    line 1 (2 after a shebang; an existing coding cookie replaced)"""
+    positions: list = []
+    _lazy_positions(ast.parse(data).body, positions)
+    lines = data.splitlines(keepends=True)
+    for lineno, col in sorted(positions, reverse=True):  # right to left on a line
+        line = lines[lineno - 1]  # col_offset counts UTF-8 bytes, as these are
+        lines[lineno - 1] = line[:col] + b'lazy ' + line[col:]
+    # an existing cookie (line 1, or line 2 below a comment line) is replaced
+    # in place; else the cookie goes on line 1, or line 2 after a shebang
+    if lines and CODING.match(lines[0]):
+        lines[0] = COOKIE
+    elif len(lines) > 1 and lines[0].lstrip().startswith(b'#') and CODING.match(lines[1]):
+        lines[1] = COOKIE
+    else:
+        lines.insert(1 if lines and lines[0].startswith(b'#!') else 0, COOKIE)
+    return b''.join(lines), len(positions)
+
+
+def lazify_package(source_dir: str, dest: str) -> dict:
+    """copy the package source_dir to dest, lazified; returns counts"""
+    shutil.rmtree(dest, ignore_errors=True)
+    shutil.copytree(source_dir, dest, ignore=shutil.ignore_patterns('__pycache__'))
+    files = statements = 0
+    for path in sorted(glob.glob(os.path.join(dest, '**', '*.py'), recursive=True)):
+        with open(path, 'rb') as f:
+            data = f.read()
+        text, count = lazify_source(data)
+        with open(path, 'wb') as f:
+            f.write(text)
+        files += 1
+        statements += count
+    return {'files': files, 'lazy_statements': statements}
+
+
+def prepare_jinja2(vpy: str, work: str) -> dict:
+    """work/lazified/jinja2 and work/plain/jinja2, from the venv's jinja2"""
+    proc = _run([vpy, '-c', 'import os, jinja2; print(os.path.dirname(jinja2.__file__))'], env=clean_env())
+    _check(proc, 'locating jinja2')
+    package = proc.stdout.strip().splitlines()[-1]
+    plain = os.path.join(work, 'plain', 'jinja2')
+    shutil.rmtree(plain, ignore_errors=True)
+    shutil.copytree(package, plain, ignore=shutil.ignore_patterns('__pycache__'))
+    counts = lazify_package(package, os.path.join(work, 'lazified', 'jinja2'))
+    check = _run([vpy, '-m', 'lazy_codec', 'check', os.path.join(work, 'lazified', 'jinja2')], env=clean_env())
+    counts['lazy_codec_check'] = check.stdout.strip() or 'clean'
+    return counts
+
+
+# -- commands and timing ---------------------------------------------------------
+
+def commands(program: str, vpy: str, work: str, shim: str | None = None) -> tuple[tuple, tuple]:
+    """((argv, env) of A, (argv, env) of B)"""
+    args, kind = PROGRAMS[program]
+    paths = [shim] if shim else []
+    if kind == 'lazified':
+        a = ([vpy] + args, clean_env(PYTHONPATH=os.pathsep.join(paths + [os.path.join(work, 'lazified')])))
+        b = ([vpy] + args, clean_env(PYTHONPATH=os.pathsep.join(paths + [os.path.join(work, 'plain')])))
+        return a, b
+    env = clean_env(PYTHONPATH=shim) if shim else clean_env()
+    return ([vpy, '-X', 'lazy_imports=all'] + args, env), ([vpy] + args, env)
+
+
+def run_timed(argv: list[str], env: dict, cwd: str) -> float:
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, env=env, cwd=cwd)
+    _, status, _ = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    if status != 0:
+        raise SetupError(f'exit status {status}: {" ".join(argv)}')
+    return wall
+
+
+def run_output(argv: list[str], env: dict, cwd: str) -> tuple[int, str]:
+    proc = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, env=env, cwd=cwd, text=True, errors='replace')
+    return proc.returncode, proc.stdout
+
+
+def imported_modules(argv: list[str], env: dict, cwd: str) -> list[str]:
+    """the modules a run imports, from -X importtime (its first line is the header)"""
+    proc = subprocess.run([argv[0], '-X', 'importtime'] + argv[1:], stdin=subprocess.DEVNULL,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=cwd,
+                          text=True, errors='replace')
+    names = []
+    for line in proc.stderr.splitlines():
+        if line.startswith('import time:') and '|' in line:
+            name = line.rsplit('|', 1)[1].strip()
+            if name != 'imported package':
+                names.append(name)
+    return names
+
+
+def _summary(values: list[float]) -> dict:
+    return {'median': statistics.median(values), 'min': min(values), 'max': max(values)}
+
+
+def measure(setups: dict, pairs: int, shim_for=None) -> dict:
+    """setups: version -> (vpy, work, label); returns program -> version -> figures"""
+    results: dict = {}
+    for program in PROGRAMS:
+        results[program] = {}
+        live = {}
+        for version, (vpy, work) in setups.items():
+            shim = shim_for(version) if shim_for else None
+            (argv_a, env_a), (argv_b, env_b) = commands(program, vpy, work, shim)
+            entry = results[program][version] = {'cmd_a': ' '.join(argv_a), 'cmd_b': ' '.join(argv_b)}
+            if shim or PROGRAMS[program][1] == 'lazified':
+                entry['pythonpath_a'], entry['pythonpath_b'] = env_a.get('PYTHONPATH'), env_b.get('PYTHONPATH')
+            outputs = []
+            for _ in range(2):  # warm-up: the first writes the bytecode caches
+                outputs = [run_output(argv_a, env_a, work), run_output(argv_b, env_b, work)]
+            (rc_a, out_a), (rc_b, out_b) = outputs
+            entry['exit_a'], entry['exit_b'] = rc_a, rc_b
+            entry['same_output'] = out_a == out_b
+            if rc_a != 0 or rc_b != 0 or out_a != out_b:
+                entry['output_a'], entry['output_b'] = out_a[-4000:], out_b[-4000:]
+                print(f'  {program} on {version}: A exit {rc_a}, B exit {rc_b}, same output: '
+                      f'{out_a == out_b}', file=sys.stderr)
+            mods_a, mods_b = imported_modules(argv_a, env_a, work), imported_modules(argv_b, env_b, work)
+            entry['modules_a'], entry['modules_b'] = len(mods_a), len(mods_b)
+            entry['only_in_a'] = sorted(set(mods_a) - set(mods_b))
+            entry['imported_a'] = sorted(set(mods_a))
+            if rc_a == 0 and rc_b == 0:
+                live[version] = (argv_a, env_a, argv_b, env_b, work)
+        walls = {version: ([], []) for version in live}
+        for _ in range(pairs):
+            for version, (argv_a, env_a, argv_b, env_b, work) in live.items():
+                walls[version][0].append(run_timed(argv_a, env_a, work))
+                walls[version][1].append(run_timed(argv_b, env_b, work))
+        for version, (a, b) in walls.items():
+            entry = results[program][version]
+            entry['pairs'] = len(a)
+            entry['ratio'] = _summary([x / y for x, y in zip(a, b)])
+            entry['ratio_pairs'] = [round(x / y, 4) for x, y in zip(a, b)]
+            entry['wall_a_ms'] = _summary([x * 1000 for x in a])
+            entry['wall_b_ms'] = _summary([x * 1000 for x in b])
+        cells = ', '.join(f"{v} {results[program][v]['ratio']['median']:.3f}" for v in walls)
+        print(f'  {program}: {cells}', file=sys.stderr, flush=True)
+    return results
+
+
+def _describe_source(path: str) -> str:
+    head = _run(['git', '-C', path, 'rev-parse', '--short', 'HEAD']).stdout.strip()
+    dirty = _run(['git', '-C', path, 'status', '--porcelain', '--', 'lazy_codec', 'pth']).stdout.strip()
+    return f"{path} at {head or '?'}{' with uncommitted changes to lazy_codec/' if dirty else ''}"
+
+
+def _write_shim(version: str) -> str:
+    directory = os.path.join(VENVS, f'realbench-{version}', 'future-shim')
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, 'sitecustomize.py'), 'w') as f:
+        f.write(FUTURE_SHIM % {'cache': os.path.join(VENVS, f'realbench-{version}', 'future-pycache')})
+    return directory
+
+
+# -- report ------------------------------------------------------------------------
+
+def _version_key(version: str) -> tuple:
+    return tuple(int(x) for x in version.split('.'))
+
+
+def _cell(entry: dict | None) -> str:
+    if not entry:
+        return '-'
+    if 'ratio' not in entry:
+        return f"fails (A exit {entry.get('exit_a')}, B exit {entry.get('exit_b')})"
+    mark = '' if entry.get('same_output', True) else ' (output differs)'
+    return f"{entry['ratio']['median']:.3f}{mark}"
+
+
+def render(data: dict) -> str:
+    versions = sorted(data['versions'], key=_version_key)
+    anchor = [v for v in versions if v == ANCHOR]
+    others = [v for v in versions if v != ANCHOR]
+    cols = [f'native {v}' for v in anchor] + [f'lazy_codec {v}' for v in others]
+    out = ['wall time, mode "all" / eager, same venv (9th: lazified jinja2 / plain, mode normal); '
+           f"median of {data['pairs']} pairwise ratios", '',
+           '| program | ' + ' | '.join(cols) + ' |', '|---|' + '---|' * len(cols)]
+    order = anchor + others
+    for program in PROGRAMS:
+        out.append(f'| {program} | ' + ' | '.join(_cell(data['results'][program].get(v)) for v in order) + ' |')
+    out += ['', 'modules imported, mode "all" (eager), from -X importtime', '',
+            '| program | ' + ' | '.join(cols) + ' |', '|---|' + '---|' * len(cols)]
+    for program in PROGRAMS:
+        cells = []
+        for v in order:
+            e = data['results'][program].get(v)
+            cells.append(f"{e['modules_a']} ({e['modules_b']})" if e else '-')
+        out.append(f'| {program} | ' + ' | '.join(cells) + ' |')
+    ann = data.get('annotations')
+    if ann:
+        aversions = sorted(ann['results'][next(iter(PROGRAMS))], key=_version_key)
+        out += ['', 'annotations deferred (every module compiled as with `from __future__ import annotations`): '
+                'ratio all / eager, and modules imported in mode "all", as measured above -> with the shim', '',
+                '| program | ' + ' | '.join(f'{v} ratio' for v in aversions) + ' | '
+                + ' | '.join(f'{v} modules' for v in aversions) + ' |',
+                '|---|' + '---|' * (2 * len(aversions))]
+        for program in PROGRAMS:
+            ratios, mods = [], []
+            for v in aversions:
+                base, shim = data['results'][program].get(v), ann['results'][program].get(v)
+                ratios.append(f'{_cell(base)} -> {_cell(shim)}')
+                mods.append(f"{base['modules_a']} -> {shim['modules_a']}" if base and shim else '-')
+            out.append(f'| {program} | ' + ' | '.join(ratios) + ' | ' + ' | '.join(mods) + ' |')
+    out.append('')
+    out.append(f"Machine: {data['machine']}. {data['seconds']:.0f} s.")
+    return '\n'.join(out) + '\n'
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--versions', default='3.11,3.14', help='lazy_codec versions (3.15 is always added)')
+    parser.add_argument('--pairs', type=int, default=11)
+    parser.add_argument('--no-annotations', action='store_true', help='skip the annotation measurement')
+    parser.add_argument('--out', default=os.path.join(ROOT, 'benchmarks', 'results'))
+    parser.add_argument('--lazy-codec', default=ROOT, metavar='DIR',
+                        help='the lazy_codec source tree to install (default: this checkout, as it is)')
+    args = parser.parse_args(argv)
+    start = time.monotonic()
+    asked = [v for v in args.versions.split(',') if v and v != ANCHOR]
+    found = interpreters(asked + [ANCHOR])
+    for version in asked + [ANCHOR]:
+        if version not in found:
+            print(f'{version}: not found here', file=sys.stderr)
+    setups, freeze, lazified = {}, {}, {}
+    for version in found:
+        print(f'{version}: setting up .venvs/realbench-{version}', file=sys.stderr, flush=True)
+        try:
+            vpy = make_venv(version, found[version], args.lazy_codec)
+        except SetupError as exc:
+            print(f'{version}: {exc}', file=sys.stderr)
+            continue
+        work = os.path.join(VENVS, f'realbench-{version}', 'work')
+        os.makedirs(work, exist_ok=True)
+        lazified[version] = prepare_jinja2(vpy, work)
+        freeze[version] = _freeze(vpy)
+        setups[version] = (vpy, work)
+    if not setups:
+        return 1
+    print(f'measuring {len(PROGRAMS)} programs x {len(setups)} interpreters x {args.pairs} pairs',
+          file=sys.stderr, flush=True)
+    data = {'pairs': args.pairs, 'versions': list(setups), 'interpreters': {v: found[v] for v in setups},
+            'lazy_codec_source': _describe_source(args.lazy_codec), 'packages': freeze, 'lazified_jinja2': lazified,
+            'machine': f'{platform.machine()}, {os.cpu_count()} cpus, {platform.platform()}',
+            'date': time.strftime('%Y-%m-%d'), 'results': measure(setups, args.pairs)}
+    lazy_versions = {v: s for v, s in setups.items() if v != ANCHOR}
+    if not args.no_annotations and lazy_versions:
+        print('annotations: the same, every module compiled with `from __future__ import annotations`',
+              file=sys.stderr, flush=True)
+        data['annotations'] = {'method': 'sitecustomize shim: compile(..., flags |= CO_FUTURE_ANNOTATIONS) '
+                                         'for module code, sys.pycache_prefix apart',
+                               'results': measure(lazy_versions, args.pairs, shim_for=_write_shim)}
+    data['seconds'] = time.monotonic() - start
+    os.makedirs(args.out, exist_ok=True)
+    with open(os.path.join(args.out, 'real-programs.json'), 'w') as f:
+        json.dump(data, f, indent=1)
+    print(render(data))
+    return 0
+
+
+if __name__ == '__main__':
+    raise SystemExit(main())
