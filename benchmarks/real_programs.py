@@ -164,7 +164,47 @@ def make_venv(version: str, python: str, lazy_codec: str = ROOT) -> str:
     if extra:
         _check(_run([vpy, '-m', 'pip', 'uninstall', '-q', '-y', *sorted(extra)], env=env), 'pip uninstall')
     _check(_run(pip + ['--force-reinstall', '--no-deps', lazy_codec], env=env), 'pip install lazy_codec')
+    _purge_stale_bytecode(version, vpy, venv, lazy_codec)
     return vpy
+
+
+def _source_hash(tree: str) -> str:
+    import hashlib
+    digest = hashlib.sha256()
+    for path in sorted(glob.glob(os.path.join(tree, 'lazy_codec', '*.py')) + glob.glob(os.path.join(tree, 'pth', '*'))):
+        with open(path, 'rb') as f:
+            digest.update(os.path.basename(path).encode() + b'\0' + f.read() + b'\0')
+    return digest.hexdigest()
+
+
+def _purge_stale_bytecode(version: str, vpy: str, venv: str, tree: str) -> None:
+    """mode "all" caches rewritten bytecode (`*.opt-lazyall.pyc`) beside the
+    usual one, checked against the source's mtime only: bytecode written by
+    another lazy_codec (an earlier run, another venv of the same interpreter)
+    may call entry points this one lacks.  When the lazy_codec installed
+    differs from the last run's, delete those files in the venv and in the
+    interpreter's standard library; the warm-up runs write them anew."""
+    if version == ANCHOR:
+        return
+    marker = os.path.join(venv, '.realbench-lazy_codec')
+    digest = _source_hash(tree)
+    try:
+        with open(marker) as f:
+            if f.read().strip() == digest:
+                return
+    except OSError:
+        pass
+    stdlib = _run([vpy, '-c', 'import sysconfig; print(sysconfig.get_paths()["stdlib"])'], env=clean_env()).stdout.strip()
+    # the venv's own (site-packages, and the shim's cache, which has no __pycache__ dirs)
+    for top, where in ((venv, '**'), (stdlib, os.path.join('**', '__pycache__'))):
+        for pattern in ('*.opt-lazyall*.pyc', '*.opt-lazymods*.pyc'):
+            for path in glob.glob(os.path.join(top, where, pattern), recursive=True):
+                try:
+                    os.remove(path)
+                except OSError:
+                    pass
+    with open(marker, 'w') as f:
+        f.write(digest + '\n')
 
 
 def _freeze(vpy: str) -> list[str]:
@@ -298,14 +338,17 @@ def _summary(values: list[float]) -> dict:
     return {'median': statistics.median(values), 'min': min(values), 'max': max(values)}
 
 
-def measure(setups: dict, pairs: int, shim_for=None) -> dict:
-    """setups: version -> (vpy, work, label); returns program -> version -> figures"""
+FUTURE = ' future-annotations'  # the key suffix of a venv measured with the shim
+
+
+def measure(setups: dict, pairs: int) -> dict:
+    """setups: key -> (vpy, work, shim dir or None); returns program -> key ->
+    figures.  Each round runs A then B of every key in turn."""
     results: dict = {}
     for program in PROGRAMS:
         results[program] = {}
         live = {}
-        for version, (vpy, work) in setups.items():
-            shim = shim_for(version) if shim_for else None
+        for version, (vpy, work, shim) in setups.items():
             (argv_a, env_a), (argv_b, env_b) = commands(program, vpy, work, shim)
             entry = results[program][version] = {'cmd_a': ' '.join(argv_a), 'cmd_b': ' '.join(argv_b)}
             if shim or PROGRAMS[program][1] == 'lazified':
@@ -343,10 +386,27 @@ def measure(setups: dict, pairs: int, shim_for=None) -> dict:
     return results
 
 
+def _export_head() -> str:
+    dest = os.path.join(VENVS, 'realbench-head')
+    shutil.rmtree(dest, ignore_errors=True)
+    os.makedirs(dest)
+    archive = subprocess.run(['git', '-C', ROOT, 'archive', 'HEAD'], stdout=subprocess.PIPE, check=True).stdout
+    subprocess.run(['tar', '-x', '-C', dest], input=archive, check=True)
+    head = _run(['git', '-C', ROOT, 'rev-parse', '--short', 'HEAD']).stdout.strip()
+    with open(os.path.join(dest, '.realbench-head'), 'w') as f:
+        f.write(head + '\n')
+    return dest
+
+
 def _describe_source(path: str) -> str:
+    marker = os.path.join(path, '.realbench-head')
+    if os.path.exists(marker):
+        with open(marker) as f:
+            return f'git archive HEAD of {ROOT} at {f.read().strip()}'
     head = _run(['git', '-C', path, 'rev-parse', '--short', 'HEAD']).stdout.strip()
     dirty = _run(['git', '-C', path, 'status', '--porcelain', '--', 'lazy_codec', 'pth']).stdout.strip()
-    return f"{path} at {head or '?'}{' with uncommitted changes to lazy_codec/' if dirty else ''}"
+    return (f"{path} at {head or '?'}{' with uncommitted changes to lazy_codec/ or pth/' if dirty else ''} "
+            f"(sources sha256 {_source_hash(path)[:12]})")
 
 
 def _write_shim(version: str) -> str:
@@ -419,7 +479,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument('--out', default=os.path.join(ROOT, 'benchmarks', 'results'))
     parser.add_argument('--lazy-codec', default=ROOT, metavar='DIR',
                         help='the lazy_codec source tree to install (default: this checkout, as it is)')
+    parser.add_argument('--head', action='store_true',
+                        help="install lazy_codec from `git archive HEAD` instead (the work tree's uncommitted edits left out)")
     args = parser.parse_args(argv)
+    if args.head:
+        args.lazy_codec = _export_head()
     start = time.monotonic()
     asked = [v for v in args.versions.split(',') if v and v != ANCHOR]
     found = interpreters(asked + [ANCHOR])
@@ -438,22 +502,35 @@ def main(argv: list[str] | None = None) -> int:
         os.makedirs(work, exist_ok=True)
         lazified[version] = prepare_jinja2(vpy, work)
         freeze[version] = _freeze(vpy)
-        setups[version] = (vpy, work)
+        setups[version] = (vpy, work, None)
     if not setups:
         return 1
-    print(f'measuring {len(PROGRAMS)} programs x {len(setups)} interpreters x {args.pairs} pairs',
+    versions = list(setups)
+    if not args.no_annotations:
+        # the same venvs with the shim, measured in the same rounds
+        for version in versions:
+            if version != ANCHOR:
+                setups[version + FUTURE] = setups[version][:2] + (_write_shim(version),)
+    print(f'measuring {len(PROGRAMS)} programs x {len(setups)} setups x {args.pairs} pairs',
           file=sys.stderr, flush=True)
-    data = {'pairs': args.pairs, 'versions': list(setups), 'interpreters': {v: found[v] for v in setups},
-            'lazy_codec_source': _describe_source(args.lazy_codec), 'packages': freeze, 'lazified_jinja2': lazified,
+    data = {'pairs': args.pairs, 'versions': versions, 'interpreters': {v: found[v] for v in versions},
+            'lazy_codec_source': _describe_source(args.lazy_codec), 'packages': freeze,
+            'lazified_jinja2': lazified,
             'machine': f'{platform.machine()}, {os.cpu_count()} cpus, {platform.platform()}',
-            'date': time.strftime('%Y-%m-%d'), 'results': measure(setups, args.pairs)}
-    lazy_versions = {v: s for v, s in setups.items() if v != ANCHOR}
-    if not args.no_annotations and lazy_versions:
-        print('annotations: the same, every module compiled with `from __future__ import annotations`',
-              file=sys.stderr, flush=True)
-        data['annotations'] = {'method': 'sitecustomize shim: compile(..., flags |= CO_FUTURE_ANNOTATIONS) '
-                                         'for module code, sys.pycache_prefix apart',
-                               'results': measure(lazy_versions, args.pairs, shim_for=_write_shim)}
+            'date': time.strftime('%Y-%m-%d')}
+    results = measure(setups, args.pairs)
+    data['results'] = {p: {v: e for v, e in r.items() if not v.endswith(FUTURE)} for p, r in results.items()}
+    if not args.no_annotations:
+        data['annotations'] = {
+            'method': 'the same venvs, PYTHONPATH=<shim>: a sitecustomize that wraps compile() so that module '
+                      'code is compiled with CO_FUTURE_ANNOTATIONS, its bytecode cached apart (sys.pycache_prefix)',
+            'results': {p: {v[:-len(FUTURE)]: e for v, e in r.items() if v.endswith(FUTURE)}
+                        for p, r in results.items()}}
+        for program, by_version in data['annotations']['results'].items():
+            for version, entry in by_version.items():
+                base = data['results'][program].get(version)
+                if base:  # what mode "all" imports only because annotations are evaluated
+                    entry['only_without_shim'] = sorted(set(base['imported_a']) - set(entry['imported_a']))
     data['seconds'] = time.monotonic() - start
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, 'real-programs.json'), 'w') as f:
