@@ -1,11 +1,38 @@
 """PEP 810 lazy imports (`lazy import x`) for CPython 3.9-3.14, by a source codec."""
 __version__ = '0.1.0'
 
-# the stable names rewritten code calls: bytecode cached by one release must
-# run with the next, so these never change meaning (see _abi1.py).  Here,
-# where both the rewrite and the runtime find them without importing the other.
-ENTRY_MODULE = 'lazy_codec._abi1'
+import sys as _sys
+
+# The stable names rewritten code calls: bytecode cached by one release must
+# run with the next, so these never change meaning.  Rewritten code reaches
+# them as attributes of the builtin ENTRY_NAME, with no import (a replaced
+# builtins.__import__, and tests that watch it, see none at a lazy
+# statement); the .pth makes that object at start, and so does this module,
+# for runs without the .pth (`python -S -m lazy_codec run`, IPython).  The
+# object is a module outside sys.modules whose first use of a name loads the
+# runtime.  Bytecode cached by 0.1 imports the same names from ENTRY_MODULE.
 ENTRY_NAME = '__lazy_codec_abi1__'
+ENTRY_POINTS = ('lazy_import', 'lazy_from', 'maybe_lazy_import', 'maybe_lazy_from', 'syntax_error')
+ENTRY_MODULE = 'lazy_codec._abi1'
+
+
+def _entry_point(name):
+    if name in ENTRY_POINTS:
+        # not an import statement: a replaced builtins.__import__ sees none
+        runtime = _sys.modules['_frozen_importlib']._gcd_import('lazy_codec._runtime')
+        return runtime.entry_point(name)  # which fills in the entry object
+    raise AttributeError(f'module {ENTRY_NAME!r} has no attribute {name!r}')
+
+
+def _install_entry() -> None:
+    import builtins
+    if _sys.version_info < (3, 15) and ENTRY_NAME not in vars(builtins):
+        entry = type(_sys)(ENTRY_NAME)
+        entry.__getattr__ = _entry_point
+        setattr(builtins, ENTRY_NAME, entry)
+
+
+_install_entry()
 
 
 def load_ipython_extension(ipython):

@@ -1,7 +1,9 @@
-"""Entry points of rewritten code, version 1: bytecode that the rewrite of
-any release wrote calls these names with these arguments, so they keep their
-meaning for as long as the package exists.  A change of meaning is a new
-module (`_abi2`) and a new rewrite; this one stays.
+"""Entry points of rewritten code, version 1, as bytecode cached by 0.1
+imports them (`from lazy_codec._abi1 import lazy_import as ...`): these names
+keep their meaning for as long as the package exists.  Later rewrites reach
+the same functions through the builtin `__lazy_codec_abi1__` (see
+lazy_codec/__init__.py), with no import.  A change of meaning is a new
+version (`_abi2`, `__lazy_codec_abi2__`) and a new rewrite; this one stays.
 """
 from lazy_codec._runtime import (
     lazy_from, lazy_import, maybe_lazy_from, maybe_lazy_import, syntax_error,

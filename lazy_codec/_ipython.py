@@ -119,9 +119,8 @@ class _Extension:
 
 def _raises(text: str, out: str) -> bool:
     """is `out`, the rewrite of `text`, the module that raises 3.15's SyntaxError?"""
-    from lazy_codec._rewrite import ENTRY_MODULE, ENTRY_NAME
-    marker = f'from {ENTRY_MODULE} import syntax_error as {ENTRY_NAME};raise '
-    return marker in out and marker not in text
+    from lazy_codec._rewrite import ERROR_CALL
+    return ERROR_CALL in out and ERROR_CALL not in text
 
 
 _loaded: dict[int, _Extension] = {}  # id(shell) -> its extension

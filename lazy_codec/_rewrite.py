@@ -9,7 +9,7 @@ SyntaxError that 3.15 gives, on the line 3.15 reports.
 Only the part of the file up to the last line that can hold a lazy statement
 is read (by `_lexer`): the rest is never looked at.
 """
-from lazy_codec import ENTRY_MODULE, ENTRY_NAME, _lexer
+from lazy_codec import ENTRY_NAME, _lexer
 from lazy_codec._lexer import COMPOUND as _COMPOUND, KEYWORDS, NAME, NEWLINE, OP, Tok as _Tok, split_lines
 
 _ONLY_AST = 0x400  # ast.PyCF_ONLY_AST: the parser's errors, not the compiler's
@@ -595,7 +595,7 @@ def _lazy_statement(stmt: list[_Tok], context: list[str], end: _Tok) -> 'tuple[E
             return neutral, LazyError(msg, row, col + 1, erow, ecol + 1, grammar=False)
         return neutral, LazyError(msg, *whole, grammar=False)
     func = 'lazy_import' if parsed.kind == 'import' else 'lazy_from'
-    code = f'from {ENTRY_MODULE} import {func} as {ENTRY_NAME};{ENTRY_NAME}({parsed.call}'
+    code = f'{ENTRY_NAME}.{func}({parsed.call}'
     return Edit(lazy_tok.start, last.end, code), None
 
 
@@ -610,7 +610,7 @@ def _plain_import(stmt: list[_Tok], context: list[str]) -> 'Edit | None':
     if not isinstance(parsed, _Spec):
         return None  # `*`, `__future__`, or the compiler's own error
     func = 'maybe_lazy_import' if parsed.kind == 'import' else 'maybe_lazy_from'
-    code = f'from {ENTRY_MODULE} import {func} as {ENTRY_NAME};{ENTRY_NAME}({parsed.call}'
+    code = f'{ENTRY_NAME}.{func}({parsed.call}'
     return Edit(stmt[0].start, stmt[-1].end, code)
 
 
@@ -635,6 +635,10 @@ def _ending(line: str) -> str:
     return line[len(line.rstrip('\r\n')):]
 
 
+# what error_source writes at the start of the error's line
+ERROR_CALL = f'raise {ENTRY_NAME}.syntax_error('
+
+
 def error_source(lines: list[str], error: LazyError, first_line: int = 1,
                  text: 'str | None' = None) -> str:
     """the whole module as one raise of `error`, on its line; the text's
@@ -644,8 +648,7 @@ def error_source(lines: list[str], error: LazyError, first_line: int = 1,
     shift = first_line - 1
     extra = '' if text is None else f', {text!r}'
     out[error.lineno - 1] = (
-        f'from {ENTRY_MODULE} import syntax_error as {ENTRY_NAME};'
-        f'raise {ENTRY_NAME}({error.msg!r}, {error.lineno + shift}, {error.offset}, '
+        f'{ERROR_CALL}{error.msg!r}, {error.lineno + shift}, {error.offset}, '
         f'{error.end_lineno + shift}, {error.end_offset}{extra})' + out[error.lineno - 1]
     )
     return ''.join(out)

@@ -6,6 +6,9 @@
 # with the cookie is decoded; on 3.9-3.14 it makes 3.15's sys API load the
 # runtime when first asked for (a module __getattr__ on sys); it reads
 # -X lazy_imports / PYTHON_LAZY_IMPORTS / LAZY_CODEC_* only when one is set.
+# It makes the builtin through which rewritten code reaches the runtime with
+# no import (lazy_codec/__init__.py does the same where no .pth ran), and
+# 3.15's builtin ImportCycleError.
 import os, sys
 
 
@@ -25,9 +28,17 @@ def api(name):
     raise AttributeError("module 'sys' has no attribute %r" % name)
 
 
+def entry(name):
+    return sys.modules['_frozen_importlib']._gcd_import('lazy_codec')._entry_point(name)
+
+
 codecs.register(search)
 if sys.version_info < (3, 15):
     vars(sys)['__getattr__'] = api
+    import builtins
+    builtins.__lazy_codec_abi1__ = type(sys)('__lazy_codec_abi1__')
+    builtins.__lazy_codec_abi1__.__getattr__ = entry
+    builtins.ImportCycleError = type('ImportCycleError', (ImportError,), {'__doc__': 'Import produces a cycle.', '__module__': 'builtins'})
     if 'lazy_imports' in sys._xoptions or 'PYTHON_LAZY_IMPORTS' in os.environ or \
             'LAZY_CODEC_LAZY_MODULES' in os.environ or 'LAZY_CODEC_REPORT' in os.environ:
         try:

@@ -34,7 +34,8 @@ import warnings
 import pytest
 
 import lazy_codec
-from lazy_codec._rewrite import ENTRY_MODULE, ENTRY_NAME, rewrite, split_lines
+from lazy_codec import ENTRY_NAME, ENTRY_POINTS
+from lazy_codec._rewrite import ERROR_CALL, rewrite, split_lines
 
 REFERENCE = os.path.expanduser('~/.cache/reference-pythons/root/usr')
 STDLIB_315 = os.path.join(REFERENCE, 'lib', 'python3.15')
@@ -57,7 +58,7 @@ LAZY_WORD = re.compile(
 )
 CONTINUATION = re.compile(r'\\(?:\r\n|\r|\n)')
 # what error_source writes: the whole module is this raise
-ERROR_FORM = f'from {ENTRY_MODULE} import syntax_error as {ENTRY_NAME};raise {ENTRY_NAME}('
+ERROR_FORM = ERROR_CALL
 SKIP_DIRS = frozenset(('site-packages', 'dist-packages', '__pycache__'))
 SAMPLE_AST = 60  # files compiled through the codec and compared by AST
 
@@ -338,14 +339,13 @@ def lazy_nodes(tree: ast.Module, starts: dict[tuple[int, int], int]) -> list[ast
 
 def runtime_calls(tree: ast.Module) -> dict[int, list[tuple[str, ast.Call]]]:
     """per line: the runtime calls, each with the entry point it calls"""
-    entry = {}  # line -> the _abi1 function bound to ENTRY_NAME there
     calls: dict[int, list] = {}
     for stmt in module_statements(tree.body):
-        if isinstance(stmt, ast.ImportFrom) and stmt.module == ENTRY_MODULE:
-            entry[stmt.lineno] = stmt.names[0].name
-        elif (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
-              and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id == ENTRY_NAME):
-            calls.setdefault(stmt.lineno, []).append((entry.get(stmt.lineno), stmt.value))
+        if (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
+                and isinstance(stmt.value.func, ast.Attribute)
+                and isinstance(stmt.value.func.value, ast.Name)
+                and stmt.value.func.value.id == ENTRY_NAME):
+            calls.setdefault(stmt.lineno, []).append((stmt.value.func.attr, stmt.value))
     return calls
 
 
@@ -394,12 +394,13 @@ def check_calls(eager_tree: ast.Module, rewritten_tree: ast.Module,
 
 
 def missing_entry_points(tree: ast.Module) -> list[str]:
-    """the names rewritten code imports from the runtime's ABI that it lacks"""
-    abi = importlib.import_module(ENTRY_MODULE)
-    wanted = {alias.name for node in ast.walk(tree)
-              if isinstance(node, ast.ImportFrom) and node.module == ENTRY_MODULE
-              for alias in node.names}
-    return sorted(name for name in wanted if not hasattr(abi, name))
+    """the entry points rewritten code calls that the runtime lacks"""
+    from lazy_codec import _runtime
+    wanted = {node.attr for node in ast.walk(tree)
+              if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+              and node.value.id == ENTRY_NAME}
+    return sorted(name for name in wanted
+                  if name not in ENTRY_POINTS or not callable(getattr(_runtime, name, None)))
 
 
 def changed_lines(text: str, rewritten: str) -> set[int]:

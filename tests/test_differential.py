@@ -17,8 +17,8 @@ KNOWN_DIFFERENCES = {
         'reified when that name is loaded: only the lazy binding itself has a hook'
     ),
     'builtins_import_hook_during_lazy': (
-        'a replaced builtins.__import__ sees the import of lazy_codec._abi1 at each '
-        'lazy statement, and a dotted name reified one package at a time'
+        'a replaced builtins.__import__ sees a dotted name reified one package at a '
+        'time (3.15: one call with the whole name)'
     ),
 }
 

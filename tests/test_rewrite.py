@@ -3,9 +3,9 @@ import pytest
 
 from lazy_codec._rewrite import rewrite, split_lines
 
-_IMPORT = 'from lazy_codec._abi1 import lazy_import as __lazy_codec_abi1__;__lazy_codec_abi1__'
-_FROM = 'from lazy_codec._abi1 import lazy_from as __lazy_codec_abi1__;__lazy_codec_abi1__'
-_ERROR = 'from lazy_codec._abi1 import syntax_error as __lazy_codec_abi1__;raise __lazy_codec_abi1__'
+_IMPORT = '__lazy_codec_abi1__.lazy_import'
+_FROM = '__lazy_codec_abi1__.lazy_from'
+_ERROR = 'raise __lazy_codec_abi1__.syntax_error'
 
 
 @pytest.mark.parametrize('src', (
