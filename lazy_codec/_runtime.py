@@ -18,7 +18,8 @@ from _thread import RLock, allocate_lock, get_ident as _get_ident, start_new_thr
 from time import sleep as _sleep
 from types import ModuleType, TracebackType
 
-from lazy_codec import ENTRY_NAME
+lazy_codec = sys.modules['lazy_codec']  # (imported first, as our package)
+ENTRY_NAME, ENTRY_POINTS = lazy_codec.ENTRY_NAME, lazy_codec.ENTRY_POINTS
 
 _getframe = sys._getframe
 try:
@@ -264,7 +265,8 @@ def _call_loads(frame, lasti: int) -> bool:
 
 class LazyImportType:
     """a lazy import's binding before first use (3.15's types.LazyImportType)"""
-    __slots__ = ('_name', '_statement', '_globals', '_filename', '_lineno', '_submodule', '_base')
+    __slots__ = ('_name', '_statement', '_globals', '_filename', '_lineno', '_submodule', '_base',
+                 '_key')
 
     def __new__(cls, *args, **kwargs):
         raise TypeError("cannot create 'lazy_import' instances")
@@ -300,6 +302,7 @@ def _new_lazy(name, statement, globals_, frame, submodule=None, base=None) -> La
     lazy._lineno = frame.f_lineno
     lazy._submodule = submodule
     lazy._base = base  # a `from` import's module
+    lazy._key = None  # its _LazyName once bound
     return lazy
 
 
@@ -346,10 +349,55 @@ def _statement_code(statement: str, filename: str, lineno: int):
     key = (statement, filename, lineno)
     code = _statement_codes.get(key)
     if code is None:
-        code = compile(statement, filename, 'exec', dont_inherit=True)
+        code = _from_template(statement, filename)
+        if code is None:
+            code = compile(statement, filename, 'exec', dont_inherit=True)
         code = _statement_codes[key] = _at_line(code, lineno)
         _statement_code_ids.add(id(code))  # kept alive by _statement_codes
     return code
+
+
+# compiled import statements with placeholder names, by shape: a statement of
+# the same shape is the template with its names put in (a few times cheaper
+# than compiling it, which every first use of a lazy name would pay)
+_templates: dict[str, object] = {}
+
+
+def _from_template(statement: str, filename: str):
+    """`import a.b as v` or `from ..a import b as v` as code, or None"""
+    words = statement.split(' ')
+    if len(words) == 4 and words[0] == 'import' and words[2:] == ['as', 'v']:
+        dotted = words[1]
+    elif len(words) == 6 and words[0] == 'from' and words[2] == 'import' and words[4:] == ['as', 'v']:
+        dotted = words[1].lstrip('.')
+        dots = words[1][:len(words[1]) - len(dotted)]
+        if not words[3].isidentifier():
+            return None
+    else:
+        return None
+    parts = dotted.split('.') if dotted else []
+    if not all(part.isidentifier() for part in parts):
+        return None
+    names = parts + ([words[3]] if words[0] == 'from' else [])
+    placeholders = [f'_{i}' for i in range(len(names))]
+    if words[0] == 'import':
+        shape = f"import {'.'.join(placeholders)} as v"
+    else:
+        shape = f"from {dots}{'.'.join(placeholders[:-1])} import {placeholders[-1]} as v"
+    template = _templates.get(shape)
+    if template is None:
+        template = _templates[shape] = compile(shape, '<lazy import>', 'exec', dont_inherit=True)
+    real = dict(zip(placeholders, names))
+
+    def renamed(value):
+        if type(value) is str:
+            return '.'.join(real.get(part, part) for part in value.split('.'))
+        if type(value) is tuple:
+            return tuple(renamed(item) for item in value)
+        return value
+
+    return template.replace(co_filename=filename, co_names=renamed(template.co_names),
+                            co_consts=renamed(template.co_consts))
 
 
 def _at_line(code, lineno: int):
@@ -621,13 +669,12 @@ def _bind(namespace, name: str, lazy: LazyImportType, record: bool = True) -> No
         namespace[name] = lazy.resolve()
         return
     with _binding_lock:
-        old_key = None
-        if name in namespace:  # rare: find the key object bound now
-            old_key = next(k for k in namespace if isinstance(k, str) and _str_eq(k, name) is True)
-        if type(old_key) is _LazyName and old_key.namespace is namespace:
-            # the statement ran before: rebind its key
-            if old_key.lazy is None:
-                _live_keys[id(namespace)] = _live_keys.get(id(namespace), 0) + 1
+        bound = namespace.get(name)  # (a peek: reifies nothing)
+        old_key = bound._key if type(bound) is LazyImportType else None
+        if old_key is not None and old_key.namespace is namespace and old_key.lazy is bound:
+            # the statement ran before and its binding was never used:
+            # rebind that key (found through its value, without a scan)
+            lazy._key = old_key
             old_key.lazy = lazy
             old_key.resolving = None
             namespace[old_key] = lazy
@@ -636,8 +683,9 @@ def _bind(namespace, name: str, lazy: LazyImportType, record: bool = True) -> No
         key.namespace = namespace
         key.lazy = lazy
         key.resolving = None  # the thread importing the target, while it does
+        lazy._key = key
         _live_keys[id(namespace)] = _live_keys.get(id(namespace), 0) + 1
-        if old_key is None:
+        if name not in namespace:
             namespace[key] = lazy
         else:
             # a plain binding (an eager import before, a reload, a key that
@@ -645,7 +693,7 @@ def _bind(namespace, name: str, lazy: LazyImportType, record: bool = True) -> No
             # one C call; neither frees the table that a lookup in progress
             # might read (a resize frees the old table after making the new
             # one), so this is safe anywhere
-            any(map(_call, (partial(namespace.__delitem__, old_key),
+            any(map(_call, (partial(namespace.__delitem__, name),
                             partial(namespace.__setitem__, key, lazy))))
 
 
@@ -688,7 +736,7 @@ def _attach(parent, child: str, full: str, origin: LazyImportType) -> None:
     attached = object.__new__(LazyImportType)
     attached._name, attached._statement, attached._globals = full, f'import {full} as v', namespace
     attached._filename, attached._lineno = origin._filename, origin._lineno
-    attached._submodule = attached._base = None
+    attached._submodule = attached._base = attached._key = None
     _bind(namespace, child, attached, record=False)
 
 
@@ -893,6 +941,17 @@ def syntax_error(msg: str, lineno: int, offset: int, end_lineno: int, end_offset
     if sys.version_info >= (3, 10):
         details += (end_lineno, end_offset)
     return SyntaxError(msg, details)
+
+
+def entry_point(name: str):
+    """the function rewritten code calls as `__lazy_codec_abi1__.<name>`; all
+    of them are put on that object now, so that later uses find them there"""
+    import builtins
+    entry = vars(builtins).get(lazy_codec.ENTRY_NAME)
+    functions = {point: globals()[point] for point in ENTRY_POINTS}
+    if entry is not None:
+        vars(entry).update(functions)
+    return functions[name]
 
 
 def _install_api() -> None:
