@@ -13,21 +13,24 @@ it reads every imported module's source): a module whose source names
 `__lazy_modules__` is rewritten the same way, and only its listed imports
 become lazy (tag `lazymods`); other modules load as usual.
 """
-from __future__ import annotations
 
 import sys
-from importlib import _bootstrap_external
-from importlib.machinery import PathFinder, SourceFileLoader
-from importlib.util import cache_from_source, decode_source
 
-# the rewrite reads a text its own lexer declines with tokenize: imported
-# now, before these hooks see the imports tokenize itself makes
-import tokenize  # noqa: F401, E402
-
-from lazy_codec._rewrite import cookie_name, rewrite
+# importlib's own machinery, as the interpreter loaded it at start: the
+# public modules (importlib.util, .machinery) import contextlib, collections,
+# functools, ..., which a program in mode "all" would pay for at start
+_bootstrap_external = sys.modules['_frozen_importlib_external']
+PathFinder, SourceFileLoader = _bootstrap_external.PathFinder, _bootstrap_external.SourceFileLoader
+cache_from_source, decode_source = _bootstrap_external.cache_from_source, _bootstrap_external.decode_source
 
 # the bytecode of rewritten modules, beside (never instead of) the usual one
 OPTIMIZATION_TAG = 'lazyall'
+
+# Threads rewriting a module now: the imports the rewrite itself makes (the
+# rewrite, and tokenize where the lexer declines a text) load as usual, not
+# through these hooks, which would find the module they import half made.
+_rewriting: set[int] = set()
+_get_ident = sys.modules['_thread'].get_ident
 
 
 class AllImportsLoader(SourceFileLoader):
@@ -35,13 +38,19 @@ class AllImportsLoader(SourceFileLoader):
     tag = OPTIMIZATION_TAG
 
     def source_to_code(self, data, path, *, _optimize=-1):
-        if cookie_name(data) in (None, b'lazy', b'utf-8', b'utf8'):
-            # read as UTF-8 ourselves: the codec would rewrite lazy
-            # statements into imports that this rewrite would then touch
-            text = data.decode('utf-8')
-        else:
-            text = decode_source(data)
-        code_text = rewrite(text, every_import=True)
+        me = _get_ident()
+        _rewriting.add(me)
+        try:
+            from lazy_codec._rewrite import cookie_name, rewrite  # not before a module needs it
+            if cookie_name(data) in (None, b'lazy', b'utf-8', b'utf8'):
+                # read as UTF-8 ourselves: the codec would rewrite lazy
+                # statements into imports that this rewrite would then touch
+                text = data.decode('utf-8')
+            else:
+                text = decode_source(data)
+            code_text = rewrite(text, every_import=True)
+        finally:
+            _rewriting.discard(me)
         return compile(code_text, path, 'exec', dont_inherit=True, optimize=_optimize)
 
     def get_code(self, fullname):
@@ -94,7 +103,7 @@ class AllImportsFinder:
 
     @classmethod
     def find_spec(cls, name, path=None, target=None):
-        if name.partition('.')[0] == 'lazy_codec':
+        if name.partition('.')[0] == 'lazy_codec' or (_rewriting and _get_ident() in _rewriting):
             return None  # the runtime itself: its imports are what lazy imports call
         spec = PathFinder.find_spec(name, path, target)
         if spec is not None and type(spec.loader) is SourceFileLoader:

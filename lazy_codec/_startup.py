@@ -3,7 +3,6 @@ start by the .pth line (only when one of them is set), as 3.15 reads them:
 -X first; a bad value is a fatal error with 3.15's words and exit status.
 And LAZY_CODEC_LAZY_MODULES=1: `__lazy_modules__` in modules without the
 cookie (see _all.py); LAZY_CODEC_REPORT: a report at exit (see _report.py)."""
-from __future__ import annotations
 
 import os
 import sys
