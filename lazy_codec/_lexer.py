@@ -145,6 +145,72 @@ def _string_end(src: str, start: int, quote: str) -> int:
         at += 1
 
 
+def _fstring_end(src: str, at: int, quote: str) -> int:
+    """3.12+: where the f-string whose body starts at `at` ends (after its
+    closing `quote`), reading its replacement fields, whose strings may use
+    the same quotes (PEP 701); -1 if `src` ends first, or the string holds
+    what this reader does not vouch for (a comment, a backslash or, in
+    one-quote strings, a newline inside a field)"""
+    n = len(src)
+    while at < n:
+        ch = src[at]
+        if ch == '\\':
+            at += 2
+        elif src.startswith(quote, at):
+            return at + len(quote)
+        elif ch == '{':
+            if src.startswith('{{', at):
+                at += 2
+                continue
+            at = _field_end(src, at + 1, quote)
+            if at < 0:
+                return -1
+        else:
+            at += 1
+    return -1
+
+
+def _field_end(src: str, at: int, quote: str) -> int:
+    """after the `}` that closes the replacement field whose expression
+    starts at `at` (a format spec's own fields included), or -1"""
+    n = len(src)
+    depth = 0
+    in_spec = False
+    while at < n:
+        ch = src[at]
+        if ch == '}' and (depth == 0 or in_spec):
+            return at + 1
+        if in_spec:
+            if ch == '{':
+                at = _field_end(src, at + 1, quote)
+                if at < 0:
+                    return -1
+                continue
+            if ch == '\\' or src.startswith(quote, at) or ch == '\n' and len(quote) == 1:
+                return -1
+            at += 1
+            continue
+        if ch in '([{':
+            depth += 1
+        elif ch in ')]}':
+            depth -= 1
+        elif ch == ':' and depth == 0:
+            in_spec = True
+        elif ch in '\'"':
+            inner = ch * 3 if src.startswith(ch * 3, at) else ch
+            prefix = _string_prefix(src, at, 0)
+            body = at + len(inner)
+            end = (_fstring_end if prefix in _F_PREFIXES else _string_end)(src, body, inner)
+            if end < 0:
+                return -1
+            at = end
+            continue
+        elif ch in '#\\' or ch == '\n' and len(quote) == 1:
+            return -1
+        at += 1
+    return -1
+
+
 def _string_prefix(src: str, quote_at: int, floor: int) -> str:
     """the prefix of the string whose quote is at `quote_at` ('' if the
     letters before it are a name's)"""
@@ -170,6 +236,8 @@ def _skip_string(reader: LineReader, lines: list, quote_at: int, prefix: str) ->
     if line.startswith(quote * 3, quote_at):
         quote *= 3
     body = quote_at + len(quote)
+    if _NESTED_FSTRINGS and prefix in _F_PREFIXES:
+        return _skip_fstring(reader, lines, body, quote)
     first = len(lines) - 1
     end = _string_end(line, body, quote)
     if end < 0 and len(quote) == 3:
@@ -192,35 +260,25 @@ def _skip_string(reader: LineReader, lines: list, quote_at: int, prefix: str) ->
         line = _next_line(reader)
         lines.append(line)
         end = _string_end(line, 0, quote)
-    if _NESTED_FSTRINGS and prefix in _F_PREFIXES:
-        spanned = ''.join(lines[first:])
-        if not _plain_fields(spanned[body:len(spanned) - len(line) + end - len(quote)]):
-            raise Unsupported('an f-string whose replacement fields may nest quotes')
     return end
 
 
-def _plain_fields(body: str) -> bool:
-    """does the f-string end where its first closing quote is, on 3.12+,
-    where a replacement field may hold strings in the same quotes?  Yes if
-    every field closes before it and holds no quote, brace or backslash
-    (nothing then can hide a `}` or a quote)"""
-    if '{' not in body:
-        return True
-    if '\\' in body:
-        return False
-    at = 0
-    while True:
-        at = body.find('{', at)
-        if at < 0:
-            return True
-        if body.startswith('{{', at):
-            at += 2
-            continue
-        close = body.find('}', at)
-        field = body[at + 1:close]
-        if close < 0 or '{' in field or "'" in field or '"' in field:
-            return False
-        at = close + 1
+def _skip_fstring(reader: LineReader, lines: list, body: int, quote: str) -> int:
+    """_skip_string for an f-string on 3.12+, whose end only a reading of
+    its fields can find"""
+    line = lines[-1]
+    if len(quote) == 1:
+        end = _fstring_end(line, body, quote)
+        if end < 0:
+            raise Unsupported('an f-string this reader does not follow')
+        return end
+    line_start = reader.end - len(line)
+    close = _fstring_end(reader.text, line_start + body, quote)
+    if close < 0:
+        raise Unsupported('an f-string this reader does not follow')
+    if close > reader.end:
+        lines.extend(reader.read_through(close - 1))
+    return close - (reader.end - len(lines[-1]))
 
 
 def _scan(reader: LineReader, line: str, at: int, words: tuple) -> tuple:
@@ -324,7 +382,8 @@ def _tokens(src: str, at: int, row: int) -> list:
 def _string_token(toks: list, src: str, start: int, quote_at: int, row: int, line_start: int):
     """append the string token that starts at `start`; (end, row, line start) after it"""
     quote = src[quote_at] * (3 if src.startswith(src[quote_at] * 3, quote_at) else 1)
-    end = _string_end(src, quote_at + len(quote), quote)  # _scan found it
+    fstring = _NESTED_FSTRINGS and src[start:quote_at].lower() in _F_PREFIXES
+    end = (_fstring_end if fstring else _string_end)(src, quote_at + len(quote), quote)  # _scan found it
     begin = (row, start - line_start)
     newlines = src.count('\n', start, end)
     if newlines:

@@ -101,6 +101,13 @@ SAME = {
     'only comments': '# lazy import x\n',
     'continuation at line start': 'x = 1\n\\\nlazy import os\n',
 }
+if sys.version_info >= (3, 12):
+    # PEP 701: fields hold strings in the same quotes, nested fields, escapes
+    SAME['f-string nesting quotes'] = "x = f'{a['k']}' + f'{f'{b}'}'\nlazy import os\n"
+    SAME['f-string nesting braces'] = "x = f'{a:{w}.{p}}' + f'{ {1: 2}[1]}'\nlazy import os\n"
+    SAME['f-string with a backslash'] = "x = f'\\n{a}\\'' + rf'\\{b}'\nlazy import os\n"
+    SAME['f-string, triple quotes nesting'] = 'x = f"""{a["k"]}\n{f"""{b}"""}"""\nif f"{c["d"]!r:>{w}}": lazy import os\n'
+    SAME['f-string, != in a field'] = "x = f'{a != b}' + f'{a!r}'\nlazy import os\n"
 
 
 @pytest.mark.parametrize('case', sorted(SAME))
@@ -123,10 +130,11 @@ DECLINED = {
     'number into name': 'if 1if x else 2: lazy import os\n',
 }
 if sys.version_info >= (3, 12):
-    DECLINED['f-string nesting quotes'] = "x = f'{a['k']}'\nlazy import os\n"
-    DECLINED['f-string nesting braces'] = "x = f'{a:{w}}'\nlazy import os\n"
-    DECLINED['f-string with a backslash'] = "x = f'\\n{a}'\nlazy import os\n"
     DECLINED['f-string left open'] = "x = f'{a'\nlazy import os\n"
+    DECLINED['f-string field left open'] = "x = f'{a['k'}'\nlazy import os\n"
+    DECLINED['f-string, a comment in a field'] = 'x = f"""{a # c\n}"""\nlazy import os\n'
+    DECLINED['f-string, a newline in a field'] = "x = f'{a\n}'\nlazy import os\n"
+
 
 
 @pytest.mark.parametrize('case', sorted(DECLINED))
