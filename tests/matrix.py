@@ -1,12 +1,22 @@
-"""Run the test suite on every CPython 3.9-3.15 on this machine, one line each.
+"""Run the test suite on this interpreter and every other CPython 3.9-3.15 found here.
 
-    python tests/matrix.py [--only 3.11,3.14] [PYTEST ARGS...]
+    python3 tests/matrix.py [--only 3.11,3.14] [--require 3.9,3.15 | --require-all] [PYTEST ARGS...]
 
-Interpreters: pyenv's ~/.pyenv/versions/3.*, and 3.14/3.15 from
-../shared/tools/get-reference-pythons (its prefix: $REFERENCE_PYTHONS, else
-~/.cache/reference-pythons).  Each gets a venv in .venvs/<version> with the
-test dependencies and lazy_codec really installed (`pip install .`, as a user
-installs it), then runs pytest there.  Exit status 1 if any version fails.
+Interpreters, the first found for each version:
+  1. the one running this script;
+  2. pyenv's ~/.pyenv/versions/3.X.* (the newest patch release);
+  3. 3.14/3.15 from ../shared/tools/get-reference-pythons (its prefix:
+     $REFERENCE_PYTHONS, else ~/.cache/reference-pythons);
+  4. python3.X on PATH.
+Each gets a venv in .venvs/<version> with the test dependencies (from the
+package index, through pip) and lazy_codec really installed (`pip install .`,
+as a user installs it), then runs pytest there.  Tests that need what is not
+on this machine (3.15's own test suite, 3.15 as an oracle) skip, and their
+reasons are printed.  The tests that compare with 3.15 use its recorded output
+(tests/expected/) and need no 3.15.
+
+Exit status 1 if a version that ran failed, if a version given to --require
+(or any, with --require-all) was not found, or if nothing ran; else 0.
 """
 from __future__ import annotations
 
@@ -14,79 +24,220 @@ import argparse
 import glob
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+VENVS = os.path.join(ROOT, '.venvs')
 TEST_DEPS = ('pytest', 'coverage', 'hypothesis', 'pytest-cov', 'ipython')
 VERSIONS = ('3.9', '3.10', '3.11', '3.12', '3.13', '3.14', '3.15')
+MARKER = 'matrix-base.txt'   # in each venv: the interpreter it was made from
+
+# run by each candidate interpreter: implementation, version, and the
+# interpreter itself (not a venv's or a pyenv shim's: the one a venv is made of)
+PROBE = r'''
+import os, platform, sys
+exe = sys.executable
+if sys.prefix != sys.base_prefix:
+    base = os.path.join(sys.base_prefix, 'bin', 'python%d.%d' % sys.version_info[:2])
+    exe = base if os.access(base, os.X_OK) else getattr(sys, '_base_executable', exe)
+print(platform.python_implementation(), '%d.%d' % sys.version_info[:2], platform.python_version(), exe)
+'''
 
 
 def reference_prefix() -> str:
     return os.environ.get('REFERENCE_PYTHONS') or os.path.expanduser('~/.cache/reference-pythons')
 
 
-def find_interpreters() -> dict[str, str]:
-    found: dict[str, str] = {}
-    for path in sorted(glob.glob(os.path.expanduser('~/.pyenv/versions/3.*/bin/python3'))):
-        m = re.search(r'/versions/(3\.\d+)\.', path)
-        if m and m.group(1) in VERSIONS:
-            found[m.group(1)] = path
-    for version in ('3.14', '3.15'):
-        path = os.path.join(reference_prefix(), 'bin', f'python{version}')
-        if os.access(path, os.X_OK):
-            found.setdefault(version, path)
-    return dict(sorted(found.items(), key=lambda kv: tuple(map(int, kv[0].split('.')))))
-
-
 def _run(cmd: list[str], **kwargs) -> subprocess.CompletedProcess:
     return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kwargs)
 
 
+def probe(python: str) -> tuple[str, str, str] | None:
+    """(version 3.X, full version, base interpreter) of a CPython 3.9-3.15, else None"""
+    try:
+        proc = subprocess.run([python, '-c', PROBE], stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+                              text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if proc.returncode != 0:
+        return None   # e.g. a pyenv shim of a version that pyenv does not select
+    fields = proc.stdout.strip().split(' ', 3)
+    if len(fields) != 4 or fields[0] != 'CPython' or fields[1] not in VERSIONS:
+        return None
+    return fields[1], fields[2], fields[3]
+
+
+def candidates() -> list[tuple[str, str]]:
+    """(where it was found, path) in order of preference"""
+    found = [('this interpreter', sys.executable)]
+    def release(path):  # ~/.pyenv/versions/3.11.7/bin/python3 -> (3, 11, 7)
+        m = re.search(r'/versions/(\d+)\.(\d+)\.(\d+)/bin/', path)
+        return tuple(map(int, m.groups())) if m else (0,)
+    pyenv = glob.glob(os.path.expanduser('~/.pyenv/versions/3.*/bin/python3'))
+    found += [('pyenv', path) for path in sorted(pyenv, key=release, reverse=True)]
+    for version in ('3.14', '3.15'):
+        found.append(('reference', os.path.join(reference_prefix(), 'bin', f'python{version}')))
+    for version in VERSIONS:
+        path = shutil.which(f'python{version}')
+        if path:
+            found.append(('PATH', path))
+    return [(where, path) for where, path in found if os.access(path, os.X_OK)]
+
+
+def find_interpreters(verbose: bool = False) -> dict[str, str]:
+    """version -> base interpreter, one per version found (see the docstring)"""
+    found: dict[str, tuple[str, str, str]] = {}
+    seen = set()
+    for where, path in candidates():
+        real = os.path.realpath(path)
+        if real in seen:
+            continue
+        seen.add(real)
+        info = probe(path)
+        if info is not None and info[0] not in found:
+            found[info[0]] = (info[2], info[1], where)
+    found = dict(sorted(found.items(), key=lambda kv: tuple(map(int, kv[0].split('.')))))
+    if verbose:
+        for version, (exe, full, where) in found.items():
+            print(f'found {full:8} {exe} ({where})', flush=True)
+    return {version: exe for version, (exe, _, _) in found.items()}
+
+
+def _pip_wheel() -> str | None:
+    """a pip wheel, to give pip to a venv of an interpreter without ensurepip
+    (Debian's): get-reference-pythons' download, else one fetched once with a
+    pip this machine has"""
+    for directory in (os.path.join(reference_prefix(), 'wheels'), os.path.join(VENVS, 'wheels')):
+        wheels = sorted(glob.glob(os.path.join(directory, 'pip-*.whl')))
+        if wheels:
+            return wheels[-1]
+    pythons = [sys.executable] + sorted(glob.glob(os.path.join(VENVS, '3.*', 'bin', 'python')))
+    for python in pythons:
+        if _run([python, '-m', 'pip', 'download', '-q', '--no-deps', '-d',
+                 os.path.join(VENVS, 'wheels'), 'pip']).returncode == 0:
+            wheels = sorted(glob.glob(os.path.join(VENVS, 'wheels', 'pip-*.whl')))
+            if wheels:
+                return wheels[-1]
+    return None
+
+
+class SetupError(Exception):
+    pass
+
+
 def make_venv(version: str, python: str) -> str:
-    venv = os.path.join(ROOT, '.venvs', version)
+    """.venvs/<version> made of `python`, with the test dependencies and
+    lazy_codec installed; returns its python"""
+    venv = os.path.join(VENVS, version)
     vpy = os.path.join(venv, 'bin', 'python')
-    if not os.access(vpy, os.X_OK):
-        if _run([python, '-m', 'venv', venv]).returncode != 0:
-            # Debian's interpreters come without ensurepip: bootstrap pip from
-            # the wheel that get-reference-pythons downloaded
-            _run([python, '-m', 'venv', '--without-pip', venv]).check_returncode()
-            wheel = sorted(glob.glob(os.path.join(reference_prefix(), 'wheels', 'pip-*.whl')))[-1]
-            _run([vpy, os.path.join(wheel, 'pip'), 'install', '-q', wheel]).check_returncode()
+    marker = os.path.join(venv, MARKER)
+    base = os.path.realpath(python)
+    try:
+        with open(marker, encoding='utf-8') as f:
+            fresh = f.read().strip() != base
+    except OSError:
+        fresh = True
+    if not fresh and _run([vpy, '-m', 'pip', '--version']).returncode != 0:
+        fresh = True   # its interpreter is gone, or it has no pip
+    if fresh:
+        shutil.rmtree(venv, ignore_errors=True)
+        made = _run([python, '-m', 'venv', venv])
+        if made.returncode != 0:
+            # no ensurepip (Debian's interpreters): bootstrap pip from its wheel
+            made = _run([python, '-m', 'venv', '--clear', '--without-pip', venv])
+            if made.returncode != 0:
+                raise SetupError(f'{python} -m venv {venv} failed:\n{made.stdout}')
+            wheel = _pip_wheel()
+            if wheel is None:
+                raise SetupError(f'{python} -m venv has no pip, and no pip wheel could be had')
+            made = _run([vpy, os.path.join(wheel, 'pip'), 'install', '-q', wheel])
+            if made.returncode != 0:
+                raise SetupError(f'installing pip from {wheel} failed:\n{made.stdout}')
+        with open(marker, 'w', encoding='utf-8') as f:
+            f.write(base + '\n')
     pip = _run([vpy, '-m', 'pip', 'install', '-q', *TEST_DEPS])
     if pip.returncode != 0:
-        raise SystemExit(f'{version}: installing {TEST_DEPS} failed:\n{pip.stdout}')
+        raise SetupError(f'installing {", ".join(TEST_DEPS)} failed:\n{pip.stdout}')
     # a real install (not -e): the .pth goes to site-packages as for users
     pip = _run([vpy, '-m', 'pip', 'install', '-q', '--force-reinstall', '--no-deps', ROOT])
     if pip.returncode != 0:
-        raise SystemExit(f'{version}: installing lazy_codec failed:\n{pip.stdout}')
+        raise SetupError(f'installing lazy_codec failed:\n{pip.stdout}')
     return vpy
 
 
+def skip_reasons(output: str) -> list[str]:
+    """pytest -rs's lines ('SKIPPED [2] tests/x.py:10: why'), one per file and reason"""
+    counts: dict[tuple[str, str], int] = {}
+    for line in output.splitlines():
+        m = re.match(r'SKIPPED \[(\d+)\] (?:tests/)?([^:]+):\d+: (.*)', line)
+        if m:
+            key = (m.group(2), m.group(3))
+            counts[key] = counts.get(key, 0) + int(m.group(1))
+    return [f'{n} skipped in {name}: {why}' for (name, why), n in counts.items()]
+
+
+def versions_arg(text: str, parser: argparse.ArgumentParser) -> list[str]:
+    versions = [v.strip() for v in text.split(',') if v.strip()]
+    unknown = [v for v in versions if v not in VERSIONS]
+    if unknown:
+        parser.error(f'not one of {", ".join(VERSIONS)}: {", ".join(unknown)}')
+    return versions
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument('--only', help='comma-separated versions, e.g. 3.11,3.14')
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                     epilog='Other arguments go to pytest.')
+    parser.add_argument('--only', help='comma-separated versions to run, e.g. 3.11,3.14')
+    parser.add_argument('--require', default='',
+                        help='comma-separated versions that must be found (else exit 1)')
+    parser.add_argument('--require-all', action='store_true',
+                        help=f'every one of {", ".join(VERSIONS)} must be found')
     args, pytest_args = parser.parse_known_args(argv)
-    interpreters = find_interpreters()
-    if args.only:
-        interpreters = {v: p for v, p in interpreters.items() if v in args.only.split(',')}
-    missing = [v for v in VERSIONS if v not in interpreters]
-    failed = []
+    only = versions_arg(args.only, parser) if args.only else list(VERSIONS)
+    required = list(VERSIONS) if args.require_all else versions_arg(args.require, parser)
+    print(f'looking for CPython {", ".join(only)}: this interpreter, pyenv (~/.pyenv/versions), '
+          f'the reference prefix ({reference_prefix()}), PATH', flush=True)
+    found = find_interpreters(verbose=True)
+    interpreters = {v: p for v, p in found.items() if v in only}
+    env = {k: v for k, v in os.environ.items() if k not in ('PYTHONPATH', 'PYTHONHOME')}
+    passed, failed = [], []
     for version, python in interpreters.items():
         start = time.monotonic()
-        vpy = make_venv(version, python)
-        result = _run([vpy, '-m', 'pytest', '-q', '-p', 'no:cacheprovider', *pytest_args],
-                      cwd=ROOT)
+        try:
+            vpy = make_venv(version, python)
+        except SetupError as exc:
+            failed.append(version)
+            print(f'{version:5} FAIL setting up .venvs/{version} ({time.monotonic() - start:.0f}s): {exc}',
+                  flush=True)
+            continue
+        result = _run([vpy, '-m', 'pytest', '-q', '-rs', '-p', 'no:cacheprovider', *pytest_args],
+                      cwd=ROOT, env=env)
         summary = (result.stdout.strip().splitlines() or ['(no output)'])[-1]
         status = 'ok' if result.returncode == 0 else 'FAIL'
         print(f'{version:5} {status:4} {summary}  ({time.monotonic() - start:.0f}s)', flush=True)
-        if result.returncode != 0:
+        for reason in skip_reasons(result.stdout):
+            print(f'        {reason}', flush=True)
+        if result.returncode == 0:
+            passed.append(version)
+        else:
             failed.append(version)
             print(result.stdout[-20000:], flush=True)
-    if missing and not args.only:
+    missing = [v for v in only if v not in interpreters]
+    missing_required = [v for v in required if v not in found]
+    ran = [v for v in interpreters if v in passed or v in failed]
+    print(f'ran: {", ".join(ran) or "none"}'
+          f' (passed: {", ".join(passed) or "none"}; failed: {", ".join(failed) or "none"})')
+    if missing:
         print(f'not found here: {", ".join(missing)}')
-    return 1 if failed or not interpreters else 0
+    if missing_required:
+        print(f'required and not found: {", ".join(missing_required)}')
+    if not interpreters:
+        print('no CPython 3.9-3.15 found: nothing ran')
+    return 1 if failed or missing_required or not interpreters else 0
 
 
 if __name__ == '__main__':

@@ -16,7 +16,9 @@ FLOOR = 121
 
 
 @pytest.mark.skipif(sys.version_info >= (3, 15), reason='the native interpreter is the oracle')
-@pytest.mark.skipif(not os.path.isdir(REFERENCE), reason="CPython 3.15's test suite is not here")
+@pytest.mark.skipif(not os.path.isdir(REFERENCE),
+                    reason=f"needs CPython 3.15's Lib/test/test_lazy_import, not at {REFERENCE} "
+                           "(../shared/tools/get-reference-pythons installs it)")
 def test_cpython_suite_floor(tmp_path):
     result = tmp_path / 'result.json'
     proc = subprocess.run(
