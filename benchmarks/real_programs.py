@@ -320,18 +320,27 @@ def run_output(argv: list[str], env: dict, cwd: str) -> tuple[int, str]:
     return proc.returncode, proc.stdout
 
 
-def imported_modules(argv: list[str], env: dict, cwd: str) -> list[str]:
-    """the modules a run imports, from -X importtime (its first line is the header)"""
+def imported_modules(argv: list[str], env: dict, cwd: str) -> dict[str, int]:
+    """module -> its own import time (us), from -X importtime, for the modules
+    a run imports (the first line is the header)"""
     proc = subprocess.run([argv[0], '-X', 'importtime'] + argv[1:], stdin=subprocess.DEVNULL,
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=cwd,
                           text=True, errors='replace')
-    names = []
+    found: dict[str, int] = {}
     for line in proc.stderr.splitlines():
-        if line.startswith('import time:') and '|' in line:
-            name = line.rsplit('|', 1)[1].strip()
-            if name != 'imported package':
-                names.append(name)
-    return names
+        if line.startswith('import time:') and line.count('|') == 2:
+            self_us, _, name = line[len('import time:'):].split('|')
+            name = name.strip()
+            if name != 'imported package' and self_us.strip().isdigit():
+                found[name] = found.get(name, 0) + int(self_us)
+    return found
+
+
+def imported_modules_median(argv: list[str], env: dict, cwd: str, runs: int = 3) -> dict[str, int]:
+    """imported_modules of `runs` runs: each module's median own time"""
+    found = [imported_modules(argv, env, cwd) for _ in range(runs)]
+    names = set().union(*found)
+    return {name: int(statistics.median(run.get(name, 0) for run in found)) for name in sorted(names)}
 
 
 def _summary(values: list[float]) -> dict:
@@ -363,10 +372,11 @@ def measure(setups: dict, pairs: int) -> dict:
                 entry['output_a'], entry['output_b'] = out_a[-4000:], out_b[-4000:]
                 print(f'  {program} on {version}: A exit {rc_a}, B exit {rc_b}, same output: '
                       f'{out_a == out_b}', file=sys.stderr)
-            mods_a, mods_b = imported_modules(argv_a, env_a, work), imported_modules(argv_b, env_b, work)
+            mods_a, mods_b = imported_modules_median(argv_a, env_a, work), imported_modules(argv_b, env_b, work)
             entry['modules_a'], entry['modules_b'] = len(mods_a), len(mods_b)
             entry['only_in_a'] = sorted(set(mods_a) - set(mods_b))
-            entry['imported_a'] = sorted(set(mods_a))
+            entry['imported_a'] = sorted(mods_a)
+            entry['import_self_us_a'] = mods_a  # median of 3 -X importtime runs
             if rc_a == 0 and rc_b == 0:
                 live[version] = (argv_a, env_a, argv_b, env_b, work)
         walls = {version: ([], []) for version in live}
@@ -454,18 +464,24 @@ def render(data: dict) -> str:
     ann = data.get('annotations')
     if ann:
         aversions = sorted(ann['results'][next(iter(PROGRAMS))], key=_version_key)
-        out += ['', 'annotations deferred (every module compiled as with `from __future__ import annotations`): '
-                'ratio all / eager, and modules imported in mode "all", as measured above -> with the shim', '',
-                '| program | ' + ' | '.join(f'{v} ratio' for v in aversions) + ' | '
-                + ' | '.join(f'{v} modules' for v in aversions) + ' |',
-                '|---|' + '---|' * (2 * len(aversions))]
+        out += ['', 'annotations deferred (every module compiled as with `from __future__ import annotations`), '
+                'mode "all": ratio all / eager and modules imported, as measured above -> with the shim; '
+                'ms: own import time (-X importtime) of the modules imported only without the shim, '
+                'and that / eager wall time', '',
+                '| program | ' + ' | '.join(f'{v} ratio | {v} modules | {v} ms (share)' for v in aversions) + ' |',
+                '|---|' + '---|' * (3 * len(aversions))]
         for program in PROGRAMS:
-            ratios, mods = [], []
+            cells = []
             for v in aversions:
                 base, shim = data['results'][program].get(v), ann['results'][program].get(v)
-                ratios.append(f'{_cell(base)} -> {_cell(shim)}')
-                mods.append(f"{base['modules_a']} -> {shim['modules_a']}" if base and shim else '-')
-            out.append(f'| {program} | ' + ' | '.join(ratios) + ' | ' + ' | '.join(mods) + ' |')
+                cells.append(f'{_cell(base)} -> {_cell(shim)}')
+                cells.append(f"{base['modules_a']} -> {shim['modules_a']}" if base and shim else '-')
+                if shim and 'annotation_import_ms' in shim:
+                    share = shim.get('annotation_share_of_eager')
+                    cells.append(f"{shim['annotation_import_ms']:.1f}" + (f' ({share:.3f})' if share is not None else ''))
+                else:
+                    cells.append('-')
+            out.append(f'| {program} | ' + ' | '.join(cells) + ' |')
     out.append('')
     out.append(f"Machine: {data['machine']}. {data['seconds']:.0f} s.")
     return '\n'.join(out) + '\n'
@@ -530,7 +546,15 @@ def main(argv: list[str] | None = None) -> int:
             for version, entry in by_version.items():
                 base = data['results'][program].get(version)
                 if base:  # what mode "all" imports only because annotations are evaluated
-                    entry['only_without_shim'] = sorted(set(base['imported_a']) - set(entry['imported_a']))
+                    only = sorted(set(base['imported_a']) - set(entry['imported_a']))
+                    entry['only_without_shim'] = only
+                    # their own import time in the measured run, and that as a
+                    # share of the eager wall time: what the ratio all/eager
+                    # would lose without them
+                    ms = sum(base['import_self_us_a'].get(name, 0) for name in only) / 1000
+                    entry['annotation_import_ms'] = ms
+                    if 'wall_b_ms' in base:
+                        entry['annotation_share_of_eager'] = ms / base['wall_b_ms']['median']
     data['seconds'] = time.monotonic() - start
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, 'real-programs.json'), 'w') as f:
