@@ -230,6 +230,53 @@ def test_lazy_statements_call_no_import(tmp_path):
 
 
 @pytest.mark.skipif(NATIVE, reason='the backport runtime is not used on 3.15+')
+def test_work_per_statement_and_first_use_does_not_grow(tmp_path):
+    # structural, not timed: the runtime lines executed for one more lazy
+    # statement, and for one first use, in a module (and a process) holding
+    # 10 or 2,000 lazy imports, are the same lines (no scan of
+    # sys.lazy_modules or of a module dict per operation)
+    targets = {f't{i}.py': f'X = {i}\n' for i in range(2001)}
+    def program(k):
+        return textwrap.dedent(f'''\
+            import sys
+            for i in range({k}):
+                __import__(f't{{i}}')
+            __import__('t2000')
+            from lazy_codec import _rewrite
+            many = type(sys)('many')
+            sys.modules['many'] = many
+            exec(compile(_rewrite.rewrite(''.join(f'lazy import t{{i}}\\n' for i in range({k}))), 'many.py', 'exec'),
+                 vars(many))
+            exec('def use_one():\\n    return t0.X\\n', vars(many))
+            more = compile(_rewrite.rewrite('lazy import t2000\\n'), 'many.py', 'exec')
+            many.use_one()  # the first reification: one-time work out of the way
+            exec(compile(_rewrite.rewrite('lazy import t1\\n'), 'many.py', 'exec'), vars(many))
+            counts = []
+            def tracer(frame, event, arg):
+                if frame.f_code.co_filename.endswith('_runtime.py'):
+                    if event == 'line':
+                        counts[-1].append((frame.f_code.co_name, frame.f_lineno))
+                    return tracer
+                return None
+            for step in ('statement', 'first use'):
+                counts.append([])
+                sys.settrace(tracer)
+                if step == 'statement':
+                    exec(more, vars(many))
+                else:
+                    exec('def use_new():\\n    return t2000.X\\n', vars(many))
+                    many.use_new()
+                sys.settrace(None)
+            print(counts)
+        ''')
+    lines = []
+    for k in (10, 2000):
+        lines.append(run(tmp_path, {**targets, 'main.py': program(k)}))
+    assert lines[0] == lines[1]
+    assert len(eval(lines[0])[0]) > 5 and len(eval(lines[0])[1]) > 5  # it did trace the runtime
+
+
+@pytest.mark.skipif(NATIVE, reason='the backport runtime is not used on 3.15+')
 @pytest.mark.parametrize('cached', [False, True], ids=['first decode', 'bytecode cached'])
 def test_modules_a_lazy_program_adds(tmp_path, cached):
     # what a program with lazy statements imports beyond an eager program
