@@ -505,6 +505,9 @@ def main(argv=None):
     parser.add_argument('--worktree', action='store_true',
                         help='install lazy_codec from the work tree as it is (default: the commit HEAD, '
                              'exported with git archive, so that edits in progress are not measured)')
+    parser.add_argument('--reuse', metavar='RAW.json',
+                        help='compare the raw results of an earlier run (saved in .venvs-realworld/raw-*.json) '
+                             'instead of running anything')
     parser.add_argument('--jobs', type=int, default=os.cpu_count() or 2)
     parser.add_argument('--out', help='results JSON (default tests/realworld/results/<date>[-ci].json)')
     args = parser.parse_args(argv)
@@ -536,78 +539,87 @@ def main(argv=None):
     log(f'realworld: {len(names)} packages, suites {",".join(suites) or "-"}, versions {",".join(versions)} '
         f'against {ORACLE}; lazy_codec {git}')
 
-    os.makedirs(WORK, exist_ok=True)
-    source = ROOT
-    if not args.worktree:
-        source = os.path.join(WORK, 'lazy_codec-HEAD')
-        shutil.rmtree(source, ignore_errors=True)
-        os.makedirs(source)
-        archive = subprocess.run(['git', 'archive', 'HEAD'], cwd=ROOT, stdout=subprocess.PIPE, check=True).stdout
-        subprocess.run(['tar', 'x', '-C', source], input=archive, check=True)
+    raw_path = os.path.join(WORK, f'raw-{datetime.date.today().isoformat()}{"-ci" if args.ci else ""}.json')
+    if args.reuse:
+        with open(args.reuse) as f:
+            saved = json.load(f)
+        results, records, git = saved['results'], saved['records'], saved['lazy_codec']
     else:
-        dirty = run(['git', 'status', '--porcelain', '--', 'lazy_codec', 'setup.py', 'setup.cfg', 'pth'], cwd=ROOT)
-        git += '+worktree' + (' (modified)' if dirty.stdout.strip() else '')
-    records = {v: {'python': interpreters[v]} for v in all_versions}
-    # venvs: two at a time (pip is mostly network and one core)
-    with concurrent.futures.ThreadPoolExecutor(max(1, min(args.jobs, 2))) as pool:
-        futures = {pool.submit(make_venv, v, interpreters[v], packages, records[v], source): v for v in all_versions}
-        for fut in concurrent.futures.as_completed(futures):
-            v = futures[fut]
-            fut.result()
-            log(f'  venv {v} ready ({time.monotonic() - started:.0f}s)'
-                + (f'; did not install: {", ".join(records[v]["install_failed"])}'
-                   if records[v]['install_failed'] else ''))
-    sdists = {}
-    for name in suites:
-        sdists[name] = fetch_sdist(name, packages[name]['pin'])
-
-    outdir = tempfile.mkdtemp(prefix='realworld-', dir=WORK)
-    wheel = make_wheel(WORK)
-    jobs = []
-    for v in all_versions:
-        failed_pins = {p.split('==')[0] for p in records[v]['install_failed']}
-        for name in names:
-            if name in failed_pins:
-                continue
-            for mode in ('normal', 'all'):
-                jobs.append(('probe', v, name, mode))
-        if not args.no_pip:
-            for command in PIP_COMMANDS:
-                for mode in ('normal', 'all'):
-                    jobs.append(('pip', v, command, mode))
+        os.makedirs(WORK, exist_ok=True)
+        source = ROOT
+        if not args.worktree:
+            source = os.path.join(WORK, 'lazy_codec-HEAD')
+            shutil.rmtree(source, ignore_errors=True)
+            os.makedirs(source)
+            archive = subprocess.run(['git', 'archive', 'HEAD'], cwd=ROOT, stdout=subprocess.PIPE, check=True).stdout
+            subprocess.run(['tar', 'x', '-C', source], input=archive, check=True)
+        else:
+            dirty = run(['git', 'status', '--porcelain', '--', 'lazy_codec', 'setup.py', 'setup.cfg', 'pth'], cwd=ROOT)
+            git += '+worktree' + (' (modified)' if dirty.stdout.strip() else '')
+        records = {v: {'python': interpreters[v]} for v in all_versions}
+        # venvs: two at a time (pip is mostly network and one core)
+        with concurrent.futures.ThreadPoolExecutor(max(1, min(args.jobs, 2))) as pool:
+            futures = {pool.submit(make_venv, v, interpreters[v], packages, records[v], source): v for v in all_versions}
+            for fut in concurrent.futures.as_completed(futures):
+                v = futures[fut]
+                fut.result()
+                log(f'  venv {v} ready ({time.monotonic() - started:.0f}s)'
+                    + (f'; did not install: {", ".join(records[v]["install_failed"])}'
+                       if records[v]['install_failed'] else ''))
+        sdists = {}
         for name in suites:
-            for variant in ('eager', 'all', 'lazysrc'):
-                jobs.append(('suite', v, name, variant))
-    # the long suite runs first, so that the probes fill the gaps
-    jobs.sort(key=lambda j: j[0] != 'suite')
+            sdists[name] = fetch_sdist(name, packages[name]['pin'])
 
-    results = {'probe': {}, 'pip': {}, 'suite': {}}
+        outdir = tempfile.mkdtemp(prefix='realworld-', dir=WORK)
+        wheel = make_wheel(WORK)
+        jobs = []
+        for v in all_versions:
+            failed_pins = {p.split('==')[0] for p in records[v]['install_failed']}
+            for name in names:
+                if name in failed_pins:
+                    continue
+                for mode in ('normal', 'all'):
+                    jobs.append(('probe', v, name, mode))
+            if not args.no_pip:
+                for command in PIP_COMMANDS:
+                    for mode in ('normal', 'all'):
+                        jobs.append(('pip', v, command, mode))
+            for name in suites:
+                for variant in ('eager', 'all', 'lazysrc'):
+                    jobs.append(('suite', v, name, variant))
+        # the long suite runs first, so that the probes fill the gaps
+        jobs.sort(key=lambda j: j[0] != 'suite')
 
-    def do(job):
-        kind, v, name, mode = job
-        if kind == 'probe':
-            return probe(v, name, packages[name]['imports'], mode, outdir)
-        if kind == 'pip':
-            return pip_check(v, name, mode, wheel)
-        return run_suite(v, name, sdists[name], mode)
+        results = {'probe': {}, 'pip': {}, 'suite': {}}
 
-    done = 0
-    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        futures = {pool.submit(do, job): job for job in jobs}
-        for fut in concurrent.futures.as_completed(futures):
-            kind, v, name, mode = futures[fut]
-            try:
-                value = fut.result()
-            except Exception as exc:  # a bug here, not in what is compared
-                value = {'crashed': {'rc': None, 'stderr': f'runner: {type(exc).__name__}: {exc}', 'stdout': ''}}
-            results[kind].setdefault(v, {}).setdefault(name, {})[mode] = value
-            done += 1
-            if kind == 'suite':
-                log(f'  [{done}/{len(jobs)} {time.monotonic() - started:.0f}s] suite {name} {v} {mode}: '
-                    f'{value.get("summary", value)} ({value.get("seconds")}s)')
-            elif done % 50 == 0:
-                log(f'  [{done}/{len(jobs)} {time.monotonic() - started:.0f}s]')
-    shutil.rmtree(outdir, ignore_errors=True)
+        def do(job):
+            kind, v, name, mode = job
+            if kind == 'probe':
+                return probe(v, name, packages[name]['imports'], mode, outdir)
+            if kind == 'pip':
+                return pip_check(v, name, mode, wheel)
+            return run_suite(v, name, sdists[name], mode)
+
+        done = 0
+        with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+            futures = {pool.submit(do, job): job for job in jobs}
+            for fut in concurrent.futures.as_completed(futures):
+                kind, v, name, mode = futures[fut]
+                try:
+                    value = fut.result()
+                except Exception as exc:  # a bug here, not in what is compared
+                    value = {'crashed': {'rc': None, 'stderr': f'runner: {type(exc).__name__}: {exc}', 'stdout': ''}}
+                results[kind].setdefault(v, {}).setdefault(name, {})[mode] = value
+                done += 1
+                if kind == 'suite':
+                    log(f'  [{done}/{len(jobs)} {time.monotonic() - started:.0f}s] suite {name} {v} {mode}: '
+                        f'{value.get("summary", value)} ({value.get("seconds")}s)')
+                elif done % 50 == 0:
+                    log(f'  [{done}/{len(jobs)} {time.monotonic() - started:.0f}s]')
+        shutil.rmtree(outdir, ignore_errors=True)
+
+        with open(raw_path, 'w') as f:
+            json.dump({'results': results, 'records': records, 'lazy_codec': git}, f)
 
     # -- compare
     report = {'date': datetime.date.today().isoformat(), 'lazy_codec': git, 'ci': args.ci,
@@ -651,7 +663,7 @@ def main(argv=None):
                 else:
                     status = 'different'
                 entry = {'status': status}
-                if not same:
+                if status != 'alike':
                     entry.update({'here_all': mine['all'], 'here_eager': mine['normal'], 'oracle_all': oracle['all']})
                 vr['pip'][command] = entry
         for name in suites:
