@@ -35,6 +35,21 @@ def _install_entry() -> None:
 _install_entry()
 
 
+def register_codec() -> None:
+    """the entry point of lazy_codec.start (PEP 829: 3.15 runs it at start in
+    place of the .pth's import line): registers the codec, whose module is
+    imported only when a file with the cookie is decoded"""
+    import codecs
+    codecs.register(_search)
+
+
+def _search(name):
+    if name == 'lazy':
+        from lazy_codec._codec import search
+        return search(name)
+    return None
+
+
 def load_ipython_extension(ipython):
     """`%load_ext lazy_codec`: lazy statements in IPython/Jupyter cells"""
     from lazy_codec._ipython import load_ipython_extension

@@ -155,6 +155,31 @@ def test_editable_install_ships_pth_and_lazy_import_works(tmp_path):
     assert PTH not in os.listdir(site_packages(python))
 
 
+def test_start_file_only_where_asked_for(installed):
+    # PEP 829's .start file costs every 3.15-3.17 start an import of pkgutil
+    # (setup.py says how much); it is installed from 3.18 on, or when asked
+    assert ('lazy_codec.start' in os.listdir(site_packages(installed))) == (sys.version_info >= (3, 18))
+
+
+@pytest.mark.skipif(sys.version_info < (3, 15), reason='site reads .start files from 3.15 on (PEP 829)')
+@pytest.mark.parametrize('editable', [False, True], ids=['regular', 'editable'])
+def test_start_file_registers_the_codec_on_315(tmp_path, editable, monkeypatch):
+    python = make_venv(tmp_path / 'venv')
+    monkeypatch.setenv('LAZY_CODEC_START_FILE', '1')
+    target = ['-e', REPO] if editable else [REPO]
+    check([python, '-m', 'pip', 'install', '-q', '--no-deps', *isolation_args(python), *target])
+    names = os.listdir(site_packages(python))
+    assert 'lazy_codec.start' in names and PTH in names
+    assert_lazy_import_works(python, tmp_path)
+    verbose = check([python, '-v', '-c', 'pass']).stderr
+    # site runs the entry point, skips the .pth's import line, and does not
+    # call that line deprecated
+    assert 'Executing entry point: lazy_codec:register_codec' in verbose, verbose
+    assert f'import lines in {os.path.join(site_packages(python), PTH)} are deprecated' not in verbose
+    check([python, '-m', 'pip', 'uninstall', '-y', 'lazy_codec'])
+    assert not {'lazy_codec.start', PTH} & set(os.listdir(site_packages(python)))
+
+
 def test_uninstall_removes_pth_and_cookie_then_fails(tmp_path, wheel):
     python = make_venv(tmp_path / 'venv')
     install_wheel(python, wheel)
