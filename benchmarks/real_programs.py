@@ -56,7 +56,7 @@ VENVS = os.path.join(ROOT, '.venvs')
 REFERENCE = os.path.expanduser('~/.cache/reference-pythons')
 # pip itself is one of the programs: the same pip everywhere, the newest that
 # still supports 3.9
-PIP_VERSION = '26.2.1'
+PIP_VERSION = '26.0.1.post1'
 ANCHOR = '3.15'
 
 SCRUB_ENV = ('PYTHONDONTWRITEBYTECODE', 'PYTHONPYCACHEPREFIX', 'PYTHON_LAZY_IMPORTS',
