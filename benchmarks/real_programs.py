@@ -303,15 +303,16 @@ def commands(program: str, vpy: str, work: str, shim: str | None = None) -> tupl
     return ([vpy, '-X', 'lazy_imports=all'] + args, env), ([vpy] + args, env)
 
 
-def run_timed(argv: list[str], env: dict, cwd: str) -> float:
+def run_timed(argv: list[str], env: dict, cwd: str) -> tuple[float, float]:
+    """(wall seconds, the child's user + system CPU seconds)"""
     t0 = time.perf_counter()
     proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, env=env, cwd=cwd)
-    _, status, _ = os.wait4(proc.pid, 0)
+    _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t0
     if status != 0:
         raise SetupError(f'exit status {status}: {" ".join(argv)}')
-    return wall
+    return wall, usage.ru_utime + usage.ru_stime
 
 
 def run_output(argv: list[str], env: dict, cwd: str) -> tuple[int, str]:
@@ -387,10 +388,14 @@ def measure(setups: dict, pairs: int) -> dict:
         for version, (a, b) in walls.items():
             entry = results[program][version]
             entry['pairs'] = len(a)
-            entry['ratio'] = _summary([x / y for x, y in zip(a, b)])
-            entry['ratio_pairs'] = [round(x / y, 4) for x, y in zip(a, b)]
-            entry['wall_a_ms'] = _summary([x * 1000 for x in a])
-            entry['wall_b_ms'] = _summary([x * 1000 for x in b])
+            entry['ratio'] = _summary([x[0] / y[0] for x, y in zip(a, b)])
+            entry['ratio_pairs'] = [round(x[0] / y[0], 4) for x, y in zip(a, b)]
+            entry['wall_a_ms'] = _summary([x[0] * 1000 for x in a])
+            entry['wall_b_ms'] = _summary([x[0] * 1000 for x in b])
+            # CPU time is less disturbed by other processes on a shared machine
+            entry['cpu_ratio'] = _summary([x[1] / y[1] for x, y in zip(a, b)])
+            entry['cpu_a_ms'] = _summary([x[1] * 1000 for x in a])
+            entry['cpu_b_ms'] = _summary([x[1] * 1000 for x in b])
         cells = ', '.join(f"{v} {results[program][v]['ratio']['median']:.3f}" for v in walls)
         print(f'  {program}: {cells}', file=sys.stderr, flush=True)
     return results
@@ -453,6 +458,14 @@ def render(data: dict) -> str:
     order = anchor + others
     for program in PROGRAMS:
         out.append(f'| {program} | ' + ' | '.join(_cell(data['results'][program].get(v)) for v in order) + ' |')
+    out += ['', 'CPU time (user + system) of the same runs, mode "all" / eager: median of the pairwise ratios', '',
+            '| program | ' + ' | '.join(cols) + ' |', '|---|' + '---|' * len(cols)]
+    for program in PROGRAMS:
+        cells = []
+        for v in order:
+            e = data['results'][program].get(v)
+            cells.append(f"{e['cpu_ratio']['median']:.3f}" if e and 'cpu_ratio' in e else '-')
+        out.append(f'| {program} | ' + ' | '.join(cells) + ' |')
     out += ['', 'modules imported, mode "all" (eager), from -X importtime', '',
             '| program | ' + ' | '.join(cols) + ' |', '|---|' + '---|' * len(cols)]
     for program in PROGRAMS:
