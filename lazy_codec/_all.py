@@ -23,6 +23,11 @@ _bootstrap_external = sys.modules['_frozen_importlib_external']
 PathFinder, SourceFileLoader = _bootstrap_external.PathFinder, _bootstrap_external.SourceFileLoader
 cache_from_source, decode_source = _bootstrap_external.cache_from_source, _bootstrap_external.decode_source
 
+# Modules whose attributes C code reads (the C warnings module reads
+# warnings._showwarnmsg, filters, ...: a C getattr of a lazy name gets the
+# lazy object here, not on 3.15): their own imports stay eager in mode "all"
+READ_FROM_C = frozenset(('warnings',))
+
 # the bytecode of rewritten modules, beside (never instead of) the usual one
 OPTIMIZATION_TAG = 'lazyall'
 
@@ -103,7 +108,8 @@ class AllImportsFinder:
 
     @classmethod
     def find_spec(cls, name, path=None, target=None):
-        if name.partition('.')[0] == 'lazy_codec' or (_rewriting and _get_ident() in _rewriting):
+        if name.partition('.')[0] == 'lazy_codec' or name in READ_FROM_C or (
+                _rewriting and _get_ident() in _rewriting):
             return None  # the runtime itself: its imports are what lazy imports call
         spec = PathFinder.find_spec(name, path, target)
         if spec is not None and type(spec.loader) is SourceFileLoader:

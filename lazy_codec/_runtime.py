@@ -476,8 +476,10 @@ class _LazyName(str):
             if id(frame.f_code) in _statement_code_ids or frame.f_code is _HANDLE_FROMLIST_CODE:
                 # the import machinery, resolving this name: as before the
                 # binding existed, there is no such name yet (so that `from .
-                # import sub`, run in `sub`'s own package, imports it)
-                return False
+                # import sub`, run in `sub`'s own package, imports it), until
+                # the import of the submodule stores it (then the module is
+                # found, and the package's module __getattr__ is not called)
+                return type(namespace.get(self, None)) is not LazyImportType
             lazy = self.lazy
             raise ImportCycleError(
                 f'cannot import name {lazy._name!r} (most likely due to a circular import)',
@@ -594,7 +596,12 @@ def _rebuild_soon(namespace: dict) -> None:
     _dirty[id(namespace)] = namespace
     if not _rebuilder_running.locked():
         _rebuilder_running.acquire()
-        _start_thread(_rebuilder, ())
+        try:
+            _start_thread(_rebuilder, ())
+        except RuntimeError:
+            # at interpreter shutdown (an atexit callback's first use, 3.12):
+            # no rebuild then, and no lock left held for _stop_rebuilding
+            _rebuilder_running.release()
 
 
 def _in_lookup() -> bool:
@@ -715,7 +722,9 @@ def _attach_submodules(dotted: str, origin: LazyImportType) -> None:
         parent_name = '.'.join(parts[:i])
         parent = sys.modules.get(parent_name)
         children = {parts[i]} if i < len(parts) else set()
-        if parent is None:
+        if parent is None or getattr(getattr(parent, '__spec__', None), '_initializing', False) is True:
+            # not imported, or still running (3.15 binds nothing in a package
+            # that runs `lazy from ._sub import x`, which may `del _sub`)
             if children:
                 with _binding_lock:
                     _waiting_children.setdefault(parent_name, set()).update(children)

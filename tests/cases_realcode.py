@@ -143,3 +143,50 @@ except KeyError:
         print('in cyc3:', type(e).__name__, e, e.name, getattr(e, '__notes__', None), repr(e.__context__))
 ''',
 })
+
+# jinja2's suite under mode "all" on 3.12: a lazy name first used in an
+# atexit callback (the rebuild thread cannot start then) hung at exit
+case('first_use_at_exit', '''\
+import atexit
+lazy import heavy
+atexit.register(lambda: print('at exit:', heavy.X))
+print('main done')
+''')
+
+# cachetools' suite under mode "all" on 3.14: warnings, whose attributes the
+# C warnings module reads
+case('warnings_in_mode_all', '''\
+import warnings
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter('always')
+    warnings.warn('hello', DeprecationWarning)
+print('recorded', len(w), w[0].category.__name__)
+''', env={'PYTHON_LAZY_IMPORTS': 'all'})
+
+# jsonschema under mode "all": `lazy from pkg import sub` (a submodule) must
+# not call pkg's module __getattr__, which may use names still resolving
+case('lazy_from_package_submodule_no_getattr', '''\
+import jpkg
+print(jpkg.Y)
+''', files={
+    'jpkg/__init__.py': '''{COOKIE}
+lazy from jpkg.sub import X
+lazy from jpkg.user import Y
+def __getattr__(name):
+    print(f'jpkg.__getattr__({name!r}) called')
+    raise AttributeError(name)
+''',
+    'jpkg/sub.py': 'X = 1\n',
+    'jpkg/user.py': '{COOKIE}\nlazy from jpkg import sub\nY = sub.X\n',
+})
+
+# pip's vendored truststore and toolz under mode "all": a package running
+# `lazy from ._sub import x` has no name `_sub` bound (3.15 binds nothing in
+# a package still running)
+case('package_running_binds_no_submodule_name', '''\
+import dpkg
+print(dpkg.f())
+''', files={
+    'dpkg/__init__.py': "{COOKIE}\nlazy from ._api import f\nprint('_api' in globals())\ntry:\n    del _api\nexcept NameError as e:\n    print('NameError', e)\n",
+    'dpkg/_api.py': 'def f():\n    return 1\n',
+})
