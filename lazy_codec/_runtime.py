@@ -165,9 +165,20 @@ _ATTRIBUTE_GETTERS = (getattr, hasattr, ModuleType.__getattribute__, object.__ge
 recorder = None
 
 
+def _current(frame) -> int:
+    """the offset of the instruction `frame` is running: 3.9 and 3.10 leave
+    f_lasti at its EXTENDED_ARG prefix (a module with over 256 names)"""
+    lasti = frame.f_lasti
+    if lasti >= 0:
+        code = frame.f_code.co_code
+        while code[lasti] == _EXTENDED_ARG:
+            lasti += 2
+    return lasti
+
+
 def _loading(frame) -> bool:
     """is `frame` loading a name, rather than storing, deleting or peeking?"""
-    lasti = frame.f_lasti
+    lasti = _current(frame)
     if lasti < 0:
         return False
     code = frame.f_code.co_code
@@ -464,7 +475,7 @@ class _LazyName(str):
         if self.lazy is None or not _loading(frame):
             return True
         namespace = self.namespace
-        op = frame.f_code.co_code[frame.f_lasti]
+        op = frame.f_code.co_code[_current(frame)]
         if op in _NAME_LOADS and frame.f_globals is not namespace:
             # copied into another dict by `from m import *` (whose own
             # lookups cannot be seen): the lookup is in the frame's namespace
@@ -503,7 +514,7 @@ _str_hash = str.__hash__
 
 def _reads_key(frame) -> bool:
     """is `frame` reading an attribute by a key object: `import *`, getattr?"""
-    lasti = frame.f_lasti
+    lasti = _current(frame)
     if lasti < 0:
         return False
     code = frame.f_code.co_code

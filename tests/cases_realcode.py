@@ -190,3 +190,12 @@ print(dpkg.f())
     'dpkg/__init__.py': "{COOKIE}\nlazy from ._api import f\nprint('_api' in globals())\ntry:\n    del _api\nexcept NameError as e:\n    print('NameError', e)\n",
     'dpkg/_api.py': 'def f():\n    return 1\n',
 })
+
+# dill under mode "all" on 3.9 and 3.10: in a module with over 256 names,
+# a load's name index needs an EXTENDED_ARG prefix, where those versions
+# leave f_lasti; `hasattr(dataclasses, 'MISSING')` got the lazy object
+case('load_in_module_of_many_names', ''.join(f'v{i} = {i}\n' for i in range(300)) + '''\
+lazy import heavy
+lazy from other import Y
+print(hasattr(heavy, 'X'), type(heavy).__name__, Y, v299)
+''')
