@@ -26,7 +26,9 @@ def _entry_point(name):
 
 def _install_entry() -> None:
     import builtins
-    if _sys.version_info < (3, 15) and ENTRY_NAME not in vars(builtins):
+    # (3.15+ too: a file that is not UTF-8, or a lazy statement 3.15 rejects,
+    # still becomes a module that raises through it)
+    if ENTRY_NAME not in vars(builtins):
         entry = type(_sys)(ENTRY_NAME)
         entry.__getattr__ = _entry_point
         setattr(builtins, ENTRY_NAME, entry)

@@ -33,11 +33,11 @@ def entry(name):
 
 
 codecs.register(search)
+import builtins
+builtins.__lazy_codec_abi1__ = type(sys)('__lazy_codec_abi1__')
+builtins.__lazy_codec_abi1__.__getattr__ = entry
 if sys.version_info < (3, 15):
     vars(sys)['__getattr__'] = api
-    import builtins
-    builtins.__lazy_codec_abi1__ = type(sys)('__lazy_codec_abi1__')
-    builtins.__lazy_codec_abi1__.__getattr__ = entry
     builtins.ImportCycleError = type('ImportCycleError', (ImportError,), {'__doc__': 'Import produces a cycle.', '__module__': 'builtins'})
     if 'lazy_imports' in sys._xoptions or 'PYTHON_LAZY_IMPORTS' in os.environ or \
             'LAZY_CODEC_LAZY_MODULES' in os.environ or 'LAZY_CODEC_REPORT' in os.environ:

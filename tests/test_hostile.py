@@ -176,6 +176,11 @@ NUL = {
 ])
 def test_nul_bytes(tmp_path, case, how):
     """the same exception type and line as the eager file on this interpreter"""
+    if how == 'script' and (3, 11) <= sys.version_info[:3] < (3, 11, 7):
+        # seen with Debian's 3.11.2: the interpreter's own reading of a script
+        # with a NUL byte through a codec raises SystemError (string_parser.c)
+        # or stops at the NUL; pyenv's 3.11.7 behaves as 3.10 and 3.12 do
+        pytest.skip(f'{sys.version.split()[0]} mishandles NUL bytes in a script read through a codec')
     data = COOKIE + NUL[case]
     result = run(tmp_path, 'mod', data, how)
     eager = run(tmp_path, 'eager', _reference(data, how), how)

@@ -216,7 +216,8 @@ def test_stdlib_read_alike():
         else:
             declined += 1
     print(f'\n[lexer] python {sys.version.split()[0]}: stdlib files read alike={read} declined={declined}')
-    assert read > 1000 and declined < read / 3
+    # (Debian's python3 ships the standard library split up: 668 files for 3.11)
+    assert read > 500 and declined < read / 3
 
 
 def test_generated_programs_read_alike():
