@@ -158,6 +158,8 @@ def make_venv(version, python, packages, record, source=ROOT):
     """the venv's python; record['install_failed'] gets the pins that did not install"""
     venv = os.path.join(WORK, version)
     vpy = venv_python(version)
+    if os.access(vpy, os.X_OK) and run([vpy, '-m', 'pip', '--version']).returncode != 0:
+        shutil.rmtree(venv, ignore_errors=True)  # a venv left without pip: made again
     if not os.access(vpy, os.X_OK):
         if run([python, '-m', 'venv', venv]).returncode != 0:
             # Debian's interpreters come without ensurepip: pip from its wheel
@@ -170,6 +172,8 @@ def make_venv(version, python, packages, record, source=ROOT):
             if r.returncode != 0:
                 raise SystemExit(f'{version}: bootstrapping pip failed:\n{r.stdout}{r.stderr}')
         r = run([vpy, '-m', 'pip', 'install', '-q', '-U', 'pip'])
+        if run([vpy, '-m', 'pip', '--version']).returncode != 0:
+            raise SystemExit(f'{version}: upgrading pip left the venv without pip:\n{r.stdout}{r.stderr}')
         # the same set of distributions in every venv: no setuptools/wheel from ensurepip
         run([vpy, '-m', 'pip', 'uninstall', '-q', '-y', 'setuptools', 'wheel'])
     # lazy_codec from this checkout, a real install, every run
@@ -333,7 +337,9 @@ PIP_COMMANDS = {
 
 def normalize_pip(text, version, command):
     text = normalize_message(clean_pip_output(text), version)
-    lines = text.splitlines()
+    # a traceback's caret lines (`^^^`, `~~^^`) are drawn differently by each
+    # version: the same error must compare alike
+    lines = [line for line in text.splitlines() if not line.strip() or set(line.strip()) - set('^~')]
     if command == 'version':
         lines = [re.sub(r'^pip \S+ from (.*) \(python \S+\)$', r'pip N from \1 (python X)', l) for l in lines]
     if command == 'list':
