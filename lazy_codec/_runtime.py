@@ -156,6 +156,7 @@ _LOAD_METHOD, _PUSH_NULL = _op.get('LOAD_METHOD', -1), _op.get('PUSH_NULL', -1)
 _BINARY_SUBSCR = _op.get('BINARY_SUBSCR', -1)
 _LOCAL_LOADS = frozenset(_op[name] for name in (
     'LOAD_FAST', 'LOAD_DEREF', 'LOAD_FAST_CHECK', 'LOAD_FAST_BORROW', 'LOAD_CLASSDEREF') if name in _op)
+_DEREF_LOADS = frozenset(_op[name] for name in ('LOAD_DEREF', 'LOAD_CLASSDEREF') if name in _op)
 _WIDE_GLOBALS = sys.version_info >= (3, 11)  # LOAD_GLOBAL's low bit: push NULL too
 _WIDE_ATTRS = sys.version_info >= (3, 12)  # LOAD_ATTR's low bit: a method and self
 _CACHES = sys.version_info >= (3, 11)  # inline caches: opcode 0 in co_code
@@ -176,14 +177,15 @@ def _current(frame) -> int:
     return lasti
 
 
-def _loading(frame) -> bool:
-    """is `frame` loading a name, rather than storing, deleting or peeking?"""
+def _loading(frame, load_ops: frozenset = _load_ops) -> bool:
+    """is `frame` loading a name, rather than storing, deleting or peeking?
+    (`load_ops`: the opcodes that count, besides `import *` and getattr calls)"""
     lasti = _current(frame)
     if lasti < 0:
         return False
     code = frame.f_code.co_code
     op = code[lasti]
-    if op in _load_ops:
+    if op in load_ops:
         return True
     if op == _CALL_INTRINSIC_1:  # 3.12+: `from m import *` is intrinsic 2
         return code[lasti + 1] == 2
@@ -262,10 +264,10 @@ def _call_loads(frame, lasti: int) -> bool:
             builtins = frame.f_builtins
             callee = builtins.get(name, _MISSING) if type(builtins) is dict else getattr(builtins, name, _MISSING)
     elif op in _LOCAL_LOADS:
-        names = code.co_varnames + code.co_cellvars + code.co_freevars
-        if op != _op.get('LOAD_FAST') and op != _op.get('LOAD_FAST_CHECK') and op != _op.get('LOAD_FAST_BORROW'):
-            if sys.version_info < (3, 11):
-                names = code.co_cellvars + code.co_freevars
+        if op in _DEREF_LOADS and sys.version_info < (3, 11):
+            names = code.co_cellvars + code.co_freevars  # 3.9/3.10: cells, then free variables
+        else:
+            names = code.co_varnames + code.co_cellvars + code.co_freevars
         if arg >= len(names):
             return False
         callee = frame.f_locals.get(names[arg], _MISSING)
@@ -512,16 +514,12 @@ class _LazyName(str):
 _str_hash = str.__hash__
 
 
+_STAR_OPS = frozenset((_IMPORT_STAR,))
+
+
 def _reads_key(frame) -> bool:
     """is `frame` reading an attribute by a key object: `import *`, getattr?"""
-    lasti = _current(frame)
-    if lasti < 0:
-        return False
-    code = frame.f_code.co_code
-    op = code[lasti]
-    if op == _IMPORT_STAR or (op == _CALL_INTRINSIC_1 and code[lasti + 1] == 2):
-        return True
-    return op in _CALLS and _call_loads(frame, lasti)
+    return _loading(frame, _STAR_OPS)
 
 
 # Live lazy keys per namespace, by id: when a namespace's count falls to 0 it
