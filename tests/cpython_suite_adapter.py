@@ -20,6 +20,12 @@ changes nothing in the tests; before loading them it puts in place:
   ``-I`` in such a command becomes ``-E -s``: ``-I`` would leave the script's
   directory, ROOT, out of ``sys.path``, and ROOT is where ``test.test_lazy_import``
   is found (on 3.15 it is in the stdlib). Other commands run unchanged.
+* **Modules a test writes at run time, with the cookie.** Some tests write a
+  package into a temporary directory and start a subprocess with that directory as
+  its ``cwd``: before such a subprocess starts, every ``.py`` file under the ``cwd``
+  (when it is not ROOT) that has a line starting with ``lazy import`` or ``lazy
+  from`` and no cookie gets the cookie line, as CPython's own files do (replacing a
+  blank first line, as for ``-c`` code, else one more line first).
 * **test.support helpers that 3.11 (or 3.9) does not have**, added only when missing:
   ``requires_subprocess`` (a no-op decorator: subprocesses work here),
   ``subTests`` (3.15's, reduced: one subTest per set of arguments) and
@@ -37,6 +43,7 @@ and the message and traceback text of what went wrong.
 import functools
 import itertools
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -94,8 +101,30 @@ def adapt_command(args):
     return args
 
 
+_LAZY_LINE = re.compile(r"^[ \t]*lazy[ \t]+(import|from)[ \t]", re.MULTILINE)
+
+
+def add_cookie_to_written_modules(directory):
+    """The cookie line in each .py file under DIRECTORY that holds a lazy statement."""
+    for parent, _, names in os.walk(directory):
+        for name in names:
+            if not name.endswith(".py"):
+                continue
+            path = os.path.join(parent, name)
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            if text.startswith(COOKIE) or not _LAZY_LINE.search(text):
+                continue
+            first, newline, rest = text.partition("\n")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(COOKIE + rest if newline and not first.strip() else COOKIE + text)
+
+
 class AdaptedPopen(subprocess.Popen):
     def __init__(self, args, *rest, **kwargs):
+        cwd = kwargs.get("cwd")
+        if cwd is not None and os.path.abspath(os.fspath(cwd)) != ROOT:
+            add_cookie_to_written_modules(os.fspath(cwd))
         super().__init__(adapt_command(args), *rest, **kwargs)
 
 
