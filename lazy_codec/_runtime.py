@@ -40,15 +40,14 @@ class _LazyModules(set):
     __slots__ = ()
 
     def _pruned(self):
-        modules = sys.modules
-        for name in [name for name in set.__iter__(self) if name in modules]:
+        for name in [name for name in set.__iter__(self) if _loaded(name)]:
             self.discard(name)
         return self
 
     def __contains__(self, name):
         if not set.__contains__(self, name):
             return False
-        if name in sys.modules:  # only this name: no scan of the set
+        if _loaded(name):  # only this name: no scan of the set
             self.discard(name)
             return False
         return True
@@ -61,6 +60,20 @@ class _LazyModules(set):
 
     def __repr__(self):
         return set.__repr__(set(self._pruned()))
+
+
+def _loaded(name: str) -> bool:
+    """is module `name` imported, as sys.lazy_modules counts it on 3.15: in
+    sys.modules, not None (a blocked import), and not still running (its
+    spec's `_initializing` is False, compared, never converted to bool)"""
+    module = sys.modules.get(name)
+    if module is None:
+        return False
+    try:
+        spec = getattr(module, '__spec__', None)
+        return spec is None or getattr(spec, '_initializing', False) is False
+    except Exception:
+        return True
 
 
 _LazyModules.__name__ = _LazyModules.__qualname__ = 'set'
@@ -331,7 +344,7 @@ def _import_target(lazy: LazyImportType):
     except BaseException as exc:
         return None, _chained(exc, lazy, code, handling is not None)
     finally:
-        if lazy._base in sys.modules:
+        if lazy._base is not None and _loaded(lazy._base):
             lazy_modules.discard(lazy._base)
     value = namespace['v']
     if lazy._submodule is None:
@@ -853,7 +866,7 @@ def _import(frame, aliases, explicit: bool) -> None:
         else:
             lazy = _new_lazy(dotted, f'import {dotted} as v', frame.f_globals, frame)
             bound = asname
-        if dotted not in sys.modules:
+        if not _loaded(dotted):
             lazy_modules.add(dotted)
             if '.' in dotted:
                 _attach_submodules(dotted, lazy)
@@ -869,7 +882,7 @@ def _from(frame, module: str, level: int, aliases, explicit: bool) -> None:
         _eager(frame, f"from {'.' * level}{module} import {names}")
         return
     loaded = sys.modules.get(base)
-    if loaded is None:
+    if not _loaded(base):
         lazy_modules.add(base)
         if '.' in base:
             _attach_submodules(base, _new_lazy(base, '', frame.f_globals, frame))
@@ -886,7 +899,7 @@ def _from(frame, module: str, level: int, aliases, explicit: bool) -> None:
         full = f'{base}.{attr}'
         lazy = _new_lazy(full, f"from {'.' * level}{module} import {attr} as v",
                          frame.f_globals, frame, base=base)
-        if full not in sys.modules:
+        if not _loaded(full):
             lazy_modules.add(full)
         _bind(namespace, bound, lazy)
 

@@ -724,6 +724,46 @@ case('lazy_modules_without_cookie', env={'LAZY_CODEC_LAZY_MODULES': '1'}, files=
     'main.py': "import plain_listing as m, probe\nprint([probe.kind(vars(m), n) for n in ('colorsys', 'pkg', 'other')], probe.loaded())\nprint(m.pkg.sub.Z, probe.loaded())\n",
 })
 
+# -- 3.15's edges: sys.lazy_modules -----------------------------------------------
+case('lazy_modules_blocked_and_initializing', '''\
+import sys, types
+from importlib.machinery import ModuleSpec
+sys.modules['heavy'] = None
+lazy import heavy
+print('blocked', 'heavy' in sys.lazy_modules)
+for flag in (True, False, 1, 0, None, 'x'):
+    sys.lazy_modules.discard('custom_spec')
+    module = types.ModuleType('custom_spec')
+    module.__spec__ = ModuleSpec('custom_spec', None)
+    module.__spec__._initializing = flag
+    sys.modules['custom_spec'] = module
+    lazy import custom_spec
+    print(repr(flag), 'custom_spec' in sys.lazy_modules)
+class Flag:
+    def __bool__(self):
+        raise RuntimeError('_initializing truth conversion was run')
+module.__spec__._initializing = Flag()
+lazy import custom_spec
+print('flag', 'custom_spec' in sys.lazy_modules)
+for name, value in (('nospec', types.ModuleType('nospec')), ('notmod', 5)):
+    sys.modules[name] = value
+lazy import nospec, notmod
+print('nospec', 'nospec' in sys.lazy_modules, 'notmod', 'notmod' in sys.lazy_modules)
+lazy import other
+sys.modules['other'] = None
+print('other after None', 'other' in sys.lazy_modules)
+try:
+    import initfails
+except ValueError as exc:
+    print('initfails', exc, 'initfails' in sys.modules, 'initfails' in sys.lazy_modules)
+import colorsys
+lazy import colorsys as c2
+print('colorsys', 'colorsys' in sys.lazy_modules)
+''', files={
+    'initfails.py': "import backref\nraise ValueError('initialization failed')\n",
+    'backref.py': "{COOKIE}\nlazy import initfails\n",
+})
+
 # more cases live beside this file, one topic each
 import cases_faults  # noqa: E402,F401  (reliability: failures, threads, reload, ...)
 import cases_realcode  # noqa: E402,F401  (reduced from real packages)
