@@ -471,10 +471,11 @@ def _chained(exc: BaseException, lazy: LazyImportType, code, handling: bool) -> 
 class _LazyName(str):
     """the key of a lazy binding in a module dict (see the module docstring)"""
 
-    def __hash__(self):
+    def __hash__(self, _getframe=_getframe, _str_hash=str.__hash__):
         # Called only when this key object itself is looked up (a plain name
         # has its own hash): `from m import *` and `getattr(m, k) for k in
-        # dir(m)` do, and must reify as on 3.15
+        # dir(m)` do, and must reify as on 3.15. (Defaults, not globals: at
+        # exit, module dicts are cleared, this module's too, through their keys)
         frame = _getframe(0).f_back  # None when hashed by C with no Python caller
         if frame is not None and frame.f_globals is not _OUR_GLOBALS and self.lazy is not None \
                 and _reads_key(frame):
@@ -560,22 +561,31 @@ def _settle(key: _LazyName, namespace: dict) -> 'BaseException | None':
             return exc
     with _binding_lock:
         if (key.lazy is lazy or not home) and namespace.get(key, _MISSING) is not _MISSING:
-            # Delete then insert under a plain key, as one C call: neither
-            # frees the table that the lookup in progress (ours) reads (a
-            # resize makes the new table before freeing the old); a rebuild
-            # here would. The name moves to the end of the dict.
-            any(map(_call, (partial(namespace.__delitem__, key),
-                            partial(namespace.__setitem__, sys.intern(str(key)), current))))
             if home:
+                # The value replaced in place, under the same key object: the
+                # entry keeps its place, so that an iteration over the dict in
+                # progress (a comprehension over globals().items() that uses
+                # the name) goes on as on 3.15. The key turns plain at the
+                # rebuild; until then its __eq__ answers at once (lazy None).
+                namespace[key] = current
                 key.lazy = None
+                _unswapped.append((namespace, key, current))
                 left = _live_keys.get(id(namespace), 1) - 1
                 if left > 0:
                     _live_keys[id(namespace)] = left
                 else:
                     _live_keys.pop(id(namespace), None)
-                    _rebuild_soon(namespace)
+                    _dirty[id(namespace)] = namespace
+                _rebuild_soon()
             else:
-                _rebuild_soon(namespace)
+                # a copy `import *` made: delete then insert under a plain
+                # key, as one C call; neither frees the table that the lookup
+                # in progress (ours) reads (a resize makes the new table
+                # before freeing the old); a rebuild here would
+                any(map(_call, (partial(namespace.__delitem__, key),
+                                partial(namespace.__setitem__, sys.intern(str(key)), current))))
+                _dirty[id(namespace)] = namespace
+                _rebuild_soon()
     return None
 
 
@@ -583,6 +593,15 @@ def _settle(key: _LazyName, namespace: dict) -> 'BaseException | None':
 # them (a thread switch needs bytecode); the old entries stay referenced in
 # `items`, so that no finalizer runs in between either
 _call = methodcaller('__call__')
+
+
+def _make_plain(namespace: dict, key: _LazyName, value) -> None:
+    """a settled key (its value in place) swapped for a plain str key: delete
+    then insert, as one C call (safe during a lookup: see _settle); the name
+    moves to the end of the dict. Not if the entry was rebound meanwhile."""
+    if namespace.get(key, _MISSING) is value:
+        any(map(_call, (partial(namespace.__delitem__, key),
+                        partial(namespace.__setitem__, sys.intern(str(key)), value))))
 
 
 def _rebuilt(namespace: dict) -> None:
@@ -603,6 +622,12 @@ def _rebuilt(namespace: dict) -> None:
 # reification in a module, while the thread that reified goes on.
 
 _dirty: dict[int, dict] = {}  # namespaces to rebuild, by id; under _binding_lock
+# (namespace, key, value) of keys settled in place, not yet plain; under
+# _binding_lock. Each costs its name a Python __eq__ call per lookup until the
+# rebuilder swaps it, which is soon, and not inside the lookup that settled it
+# (where an iteration of the dict may be in progress: see _settle)
+_unswapped: list = []
+_LINGER = 20  # idle rounds of 1 ms before the rebuilder exits (one start per burst)
 _rebuilder_running = allocate_lock()  # held while a rebuilder thread runs
 _stop_rebuilder = False  # set to make it exit early (before a fork)
 
@@ -613,9 +638,8 @@ _NAME_LOADS = frozenset(_op[name] for name in ('LOAD_NAME', 'LOAD_GLOBAL') if na
 _HANDLE_FROMLIST_CODE = sys.modules['_frozen_importlib']._handle_fromlist.__code__
 
 
-def _rebuild_soon(namespace: dict) -> None:
+def _rebuild_soon() -> None:
     """(called with _binding_lock held)"""
-    _dirty[id(namespace)] = namespace
     if not _rebuilder_running.locked():
         _rebuilder_running.acquire()
         try:
@@ -650,23 +674,40 @@ def _rebuild_pending() -> None:
                 _rebuilt(namespace)
 
 
+def _swap_pending() -> None:
+    """(called with _binding_lock held)"""
+    swaps = _unswapped[:]
+    del _unswapped[:]
+    for namespace, key, value in swaps:
+        _make_plain(namespace, key, value)
+
+
 def _rebuilder() -> None:
-    """runs while there is something to rebuild, then exits: no thread of
-    ours stays in the process (3.12+ warns when a threaded process forks)"""
+    """runs while there is something to swap or rebuild, and _LINGER ms more
+    (a burst of first uses starts one thread), then exits: no thread of ours
+    stays in the process (3.12+ warns when a threaded process forks)"""
+    idle = 0
     try:
         while True:
+            # first a pause: the thread that started this one (3.13+ hands it
+            # the GIL at the start) or swapped a key goes on with its lookup,
+            # and with any iteration of that dict the lookup is inside
+            _sleep(0.001)
             with _binding_lock:
-                if not _dirty or _stop_rebuilder:
+                if _stop_rebuilder or (idle > _LINGER and not (_unswapped or _dirty)):
+                    # released under _binding_lock: _rebuild_soon, which
+                    # holds it, sees either this thread going on or none
+                    _rebuilder_running.release()
                     return
-            _rebuild_pending()
+                idle = 0 if _unswapped or _dirty else idle + 1
+                _swap_pending()
             if _dirty:
-                _sleep(0.001)  # a thread was inside a lookup: try again
+                _rebuild_pending()  # (may leave them: a thread was inside a lookup)
     except BaseException:
         # at interpreter exit a daemon thread can find modules torn down: a
         # rebuild is only an optimization, and nothing may reach stderr
-        pass
-    finally:
-        _rebuilder_running.release()
+        if _rebuilder_running.locked():
+            _rebuilder_running.release()
 
 
 def _stop_rebuilding() -> None:
@@ -682,8 +723,10 @@ def _stop_rebuilding() -> None:
 
 def _before_fork() -> None:
     _stop_rebuilding()
+    with _binding_lock:  # in this thread instead
+        _swap_pending()
     if _dirty:
-        _rebuild_pending()  # in this thread instead
+        _rebuild_pending()
 
 
 if hasattr(__import__('os'), 'register_at_fork'):

@@ -199,3 +199,21 @@ lazy import heavy
 lazy from other import Y
 print(hasattr(heavy, 'X'), type(heavy).__name__, Y, v299)
 ''')
+
+# tkinter under mode "all" on 3.13: a module-level comprehension over
+# globals().items() whose body first uses a lazy name of that module; the
+# name's entry must stay where it is (3.15 replaces the value in place)
+case('reify_while_iterating_own_globals', '''\
+import probe
+lazy import types
+lazy from other import Y
+A = 1
+__all__ = [name for name, obj in globals().items()
+           if not name.startswith('_') and not isinstance(obj, types.ModuleType)]
+print(__all__)
+print([(k, type(v).__name__) for k, v in globals().items() if not k.startswith('_')])
+for name, obj in list(globals().items()):
+    pass
+seen = [name for name in globals() if name == 'Y' or (name == 'A' and Y)]
+print(seen, probe.kind(globals(), 'Y'), probe.loaded())
+''')
