@@ -43,6 +43,9 @@ def register_codec() -> None:
     imported only when a file with the cookie is decoded"""
     import codecs
     codecs.register(_search)
+    if 'install' in _sys.argv:  # as the .pth does: see _startup.before_install
+        from lazy_codec._startup import before_install
+        before_install()
 
 
 def _search(name):

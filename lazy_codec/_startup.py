@@ -36,3 +36,29 @@ def apply(xoption, environ, lazy_modules_everywhere=None, report=None) -> None:
     if mode == 'all':
         from lazy_codec import _runtime
         _runtime.set_lazy_imports('all')
+
+
+def before_install() -> None:
+    """what the .pth line calls when `install` is among the arguments: in
+    pip's process, load the codec before pip installs anything.  pip
+    byte-compiles what it installs in its own process, and from 26.3 on it
+    blocks every import once installing starts (`encodings.lazy`, which the
+    stdlib's codec search tries first, and the codec's own modules).  With
+    the codec in the codec registry's cache and its modules in sys.modules,
+    pip compiles cookie modules with no import."""
+    if not _running_pip():
+        return
+    import codecs
+    codecs.lookup('lazy')
+    if sys.version_info < (3, 15):  # 3.15+ decode as UTF-8: no rewrite
+        from lazy_codec import _rewrite  # noqa: F401 (and _lexer)
+        import tokenize  # noqa: F401 (the lexer's fallback)
+
+
+def _running_pip() -> bool:
+    program = sys.argv[0] if sys.argv else ''
+    if program == '-m':  # `python -m pip`; sys.orig_argv is 3.10+ (no pip
+        # that blocks imports runs on 3.9)
+        return 'pip' in getattr(sys, 'orig_argv', ('pip',))
+    # pip, pip3, pip3.12; __pip-runner__.py (`pip --python PYTHON`)
+    return 'pip' in os.path.basename(program)

@@ -9,6 +9,8 @@
 # It makes the builtin through which rewritten code reaches the runtime with
 # no import (lazy_codec/__init__.py does the same where no .pth ran), and
 # 3.15's builtin ImportCycleError.
+# With `install` among the arguments, it loads the codec before pip installs
+# anything (pip compiles there, and 26.3 blocks imports while installing).
 import os, sys
 
 
@@ -47,3 +49,10 @@ if sys.version_info < (3, 15):
             pass
         else:
             start()
+if 'install' in sys.argv:
+    try:
+        from lazy_codec._startup import before_install
+    except ImportError:
+        pass
+    else:
+        before_install()

@@ -1,63 +1,100 @@
-"""examples/lazy_example_pkg, a package whose modules have the cookie, built
-into a wheel and installed with pip into a fresh venv beside lazy_codec, as a
-user installs it: pip byte-compiles its modules at install time (through the
-codec), and `python -m lazy_example` shows its lazy imports at work.
+"""examples/lazy_example_pkg, a package whose modules have the cookie,
+installed from its wheel with pip into fresh venvs beside lazy_codec, as a
+user installs it: `python -m lazy_example` and its console script show its
+lazy imports at work.
 
-Building needs setuptools in pip's isolated build environment (pip fetches
-it).  Everything runs in subprocesses."""
-import concurrent.futures
-import glob
+And its bytecode.  pip byte-compiles what it installs in its own process, so
+through the codec only when lazy_codec's .pth ran at that pip's start
+(lazy_codec installed by an earlier pip run; the .pth then loads the codec
+before pip 26.3 blocks imports).  Installed in the same pip run as
+lazy_codec, its modules get bytecode from `python -m compileall` after the
+install, as the README says.  A start that finds a module's bytecode does
+not decode the module, so does not import the codec's module
+(lazy_codec._codec): that is what the tests look at, under `python -B`,
+which writes no bytecode, as with a read-only site-packages.
+
+Everything runs in subprocesses."""
 import os
 import sys
 
-import pytest
+from test_install import check, make_venv, output, run, site_packages
 
-from test_install import REPO, check, isolation_args, make_venv, output, run, site_packages
-
-EXAMPLE = os.path.join(REPO, 'examples', 'lazy_example_pkg')
 MODULES = ('__init__', '__main__', 'report')
+EXPECTED = [
+    'imported lazy_example: json=no decimal=no statistics=no lazy_example.report=no',
+    "summary: {'total': '3.30', 'count': 2}",
+    'after summary: json=no decimal=yes statistics=no lazy_example.report=yes',
+    'json: {"count": 2, "total": "3.30"}',
+    'after to_json: json=yes decimal=yes statistics=no lazy_example.report=yes',
+]
 
 
-def test_example_wheel_installs_byte_compiled_and_runs_lazily(tmp_path):
-    wheels = tmp_path / 'wheels'
-    # the two slow steps, side by side: the wheel's build and the venv's pip
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        venv = pool.submit(make_venv, tmp_path / 'venv')
-        check([sys.executable, '-m', 'pip', 'wheel', '-q', '--no-deps', '-w', wheels, EXAMPLE])
-        python = venv.result()
-    (wheel,) = glob.glob(os.path.join(wheels, 'lazy_example-*.whl'))
-    # lazy_codec first, in its own pip run: pip byte-compiles with the codec
-    # that its own process registered at start, so a run that installs both
-    # writes no .pyc for the example (and says nothing about it)
-    check([python, '-m', 'pip', 'install', '-q', '--no-deps', *isolation_args(python), REPO])
-    # pip compiles the example's modules as it installs them: they must
-    # compile (-vv: pip logs compileall's output, errors included, at debug)
-    installed = run([python, '-m', 'pip', 'install', '--no-deps', '-vv', wheel])
-    log = output(installed)
-    assert installed.returncode == 0, log
-    # pip >= 26 blocks imports once it starts installing, and the codec's
-    # lookup imports (`encodings.lazy`, then lazy_codec._codec): no .pyc
-    blocked = "BlockedImportError: Blocked import of 'encodings.lazy'" in log
+def pyc_files(python):
+    """the bytecode files of the example's modules, where the import system looks"""
     package = os.path.join(site_packages(python), 'lazy_example')
     tag = check([python, '-c', 'import sys; print(sys.implementation.cache_tag)']).stdout.strip()
-    pycs = [os.path.join(package, '__pycache__', f'{module}.{tag}.pyc') for module in MODULES]
-    if not blocked:
-        assert 'SyntaxError' not in log and 'Error compiling' not in log, log
-        missing = [pyc for pyc in pycs if not os.path.exists(pyc)]
-        assert not missing, f'{missing} missing\n{log}'
-    result = run([python, '-m', 'lazy_example'], cwd=tmp_path)
+    return [os.path.join(package, '__pycache__', f'{module}.{tag}.pyc') for module in MODULES]
+
+
+def decodes_at_start(python, cwd):
+    """whether importing the example (its package and __main__) decodes a
+    module, in a start that writes no bytecode (-B)"""
+    code = ('import sys, lazy_example, lazy_example.__main__; '
+            "print('lazy_codec._codec' in sys.modules)")
+    result = check([python, '-B', '-c', code], cwd=cwd)
+    assert result.stdout.strip() in ('True', 'False'), output(result)
+    return result.stdout.strip() == 'True'
+
+
+def assert_example_runs_lazily(program, cwd):
+    """`program` is [python, '-m', 'lazy_example'] or the console script"""
+    result = run(program, cwd=cwd)
     assert result.returncode == 0, output(result)
-    assert result.stdout.splitlines() == [
-        'imported lazy_example: json=no decimal=no statistics=no lazy_example.report=no',
-        "summary: {'total': '3.30', 'count': 2}",
-        'after summary: json=no decimal=yes statistics=no lazy_example.report=yes',
-        'json: {"count": 2, "total": "3.30"}',
-        'after to_json: json=yes decimal=yes statistics=no lazy_example.report=yes',
-    ], output(result)
+    assert result.stdout.splitlines() == EXPECTED, output(result)
     assert result.stderr == '', output(result)
+
+
+def wheel_of(wheels, name):
+    (path,) = [os.path.join(wheels, f) for f in os.listdir(wheels) if f.startswith(name + '-')]
+    return path
+
+
+def test_installed_after_lazy_codec_pip_byte_compiles_it(tmp_path, wheels):
+    python = make_venv(tmp_path / 'venv')
+    # lazy_codec first, in its own pip run: its .pth runs at the next pip's start
+    check([python, '-m', 'pip', 'install', '-q', '--no-deps', wheel_of(wheels, 'lazy_codec')])
+    # pip compiles the example's modules as it installs them: they must
+    # compile (-vv: pip logs compileall's output, errors included, at debug;
+    # pip 26.3 logs a blocked import there too)
+    installed = run([python, '-m', 'pip', 'install', '--no-deps', '-vv', wheel_of(wheels, 'lazy_example')])
+    log = output(installed)
+    assert installed.returncode == 0, log
+    for error in ('SyntaxError', 'Error compiling', 'BlockedImportError', 'Skipping bytecode'):
+        assert error not in log, log
+    missing = [pyc for pyc in pyc_files(python) if not os.path.exists(pyc)]
+    assert not missing, f'{missing} missing\n{log}'
+    assert not decodes_at_start(python, tmp_path)
+    assert_example_runs_lazily([python, '-m', 'lazy_example'], tmp_path)
     # the console script is the same program
-    script = os.path.join(os.path.dirname(python), 'lazy-example')
-    assert run([script], cwd=tmp_path).stdout == result.stdout
-    if blocked:
-        pytest.xfail("pip's import blocker kept it from byte-compiling the cookie's "
-                     'modules at install time (they compile at first import)')
+    assert_example_runs_lazily([os.path.join(os.path.dirname(python), 'lazy-example')], tmp_path)
+
+
+def test_installed_with_lazy_codec_compileall_after_install(tmp_path, wheels):
+    python = make_venv(tmp_path / 'venv')
+    # one pip run, as `pip install` of a package that depends on lazy_codec
+    # does: the running pip had no .pth run at its start, so no codec, and
+    # writes no bytecode for the cookie's modules (it says so only at debug)
+    check([python, '-m', 'pip', 'install', '-q', '--no-index', '--find-links', wheels, 'lazy_example'])
+    pycs = pyc_files(python)
+    assert not [pyc for pyc in pycs if os.path.exists(pyc)]
+    assert decodes_at_start(python, tmp_path)  # and would at every start, read-only
+    # what the README says to do after such an install
+    package = os.path.join(site_packages(python), 'lazy_example')
+    check([python, '-m', 'compileall', '-q', package])
+    missing = [pyc for pyc in pycs if not os.path.exists(pyc)]
+    assert not missing, missing
+    written = {pyc: open(pyc, 'rb').read() for pyc in pycs}
+    assert not decodes_at_start(python, tmp_path)
+    assert_example_runs_lazily([python, '-m', 'lazy_example'], tmp_path)
+    # starts that may write bytecode found it valid: nothing was written again
+    assert {pyc: open(pyc, 'rb').read() for pyc in pycs} == written

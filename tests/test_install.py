@@ -109,12 +109,9 @@ def imported_modules(python):
 
 
 @pytest.fixture(scope='session')
-def wheel(tmp_path_factory):
-    # built once: every regular install in this session installs this file
-    out = tmp_path_factory.mktemp('wheel')
-    check([sys.executable, '-m', 'pip', 'wheel', '-q', '--no-deps',
-           *isolation_args(sys.executable), '-w', out, REPO])
-    (path,) = glob.glob(os.path.join(out, 'lazy_codec-*.whl'))
+def wheel(wheels):
+    # built once (conftest.py): every regular install in this session installs this file
+    (path,) = glob.glob(os.path.join(wheels, 'lazy_codec-*.whl'))
     return path
 
 
