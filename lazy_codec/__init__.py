@@ -12,7 +12,8 @@ import sys as _sys
 # object is a module outside sys.modules whose first use of a name loads the
 # runtime.  Bytecode cached by 0.1 imports the same names from ENTRY_MODULE.
 ENTRY_NAME = '__lazy_codec_abi1__'
-ENTRY_POINTS = ('lazy_import', 'lazy_from', 'maybe_lazy_import', 'maybe_lazy_from', 'syntax_error')
+ENTRY_POINTS = ('lazy_import', 'lazy_from', 'maybe_lazy_import', 'maybe_lazy_from', 'syntax_error',
+                'dunder_lazy_import')  # (the last: builtins.__lazy_import__ until the runtime loads)
 ENTRY_MODULE = 'lazy_codec._abi1'
 
 

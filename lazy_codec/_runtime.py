@@ -13,7 +13,7 @@ Modules keep their class: `type(mod) is types.ModuleType` throughout, as on
 """
 import sys
 from _functools import partial
-from _operator import attrgetter, methodcaller
+from _operator import attrgetter, index as _index, methodcaller
 from _thread import RLock, allocate_lock, get_ident as _get_ident, start_new_thread as _start_thread
 from time import sleep as _sleep
 from types import ModuleType, TracebackType
@@ -175,6 +175,12 @@ _WIDE_ATTRS = sys.version_info >= (3, 12)  # LOAD_ATTR's low bit: a method and s
 _CACHES = sys.version_info >= (3, 11)  # inline caches: opcode 0 in co_code
 _ATTRIBUTE_GETTERS = (getattr, hasattr, ModuleType.__getattribute__, object.__getattribute__)
 
+# the .pth's builtins.__lazy_import__, which loads this module at its first
+# call and calls dunder_lazy_import; replaced by ours then (see _install_api)
+_PTH_LAZY_IMPORT = vars(__import__('builtins')).get('__lazy_import__')
+if getattr(_PTH_LAZY_IMPORT, '__lazy_codec__', None) is not True:
+    _PTH_LAZY_IMPORT = _MISSING
+
 # lazy_codec._report.Recorder while a report is asked for, else None
 recorder = None
 
@@ -292,20 +298,20 @@ def _call_loads(frame, lasti: int) -> bool:
 class LazyImportType:
     """a lazy import's binding before first use (3.15's types.LazyImportType)"""
     __slots__ = ('_name', '_statement', '_globals', '_filename', '_lineno', '_submodule', '_base',
-                 '_key')
+                 '_key', '_from', '_shown')
 
     def __new__(cls, *args, **kwargs):
         raise TypeError("cannot create 'lazy_import' instances")
 
     def __repr__(self) -> str:
-        return f'<lazy_import {self._name!r}>'
+        return f'<lazy_import {self._shown or self._name!r}>'
 
     def __reduce_ex__(self, protocol):
         raise TypeError("cannot pickle 'lazy_import' object")
 
     def __getattr__(self, name):
         raise AttributeError(
-            f'cannot access attribute {name!r} on unresolved lazy import {self._name!r}')
+            f'cannot access attribute {name!r} on unresolved lazy import {self._shown or self._name!r}')
 
     def resolve(self):
         """import the target and return it; the binding is left as it is"""
@@ -329,24 +335,64 @@ def _new_lazy(name, statement, globals_, frame, submodule=None, base=None) -> La
     lazy._submodule = submodule
     lazy._base = base  # a `from` import's module
     lazy._key = None  # its _LazyName once bound
+    lazy._from = None  # a projection's lazy object (see _projection)
+    lazy._shown = None  # the name repr shows, when not _name
     return lazy
+
+
+def _projection(source: LazyImportType, attr: str, frame) -> LazyImportType:
+    """3.15's lazy object for `attr` of a lazy object that a replaced
+    __lazy_import__ returned (`lazy import a.b as c`, `lazy from a import b`):
+    resolving it resolves `source`, then imports `attr` from what that gave"""
+    lazy = _new_lazy(f'{source._shown or source._name}.{attr}', attr, source._globals, frame)
+    if source._shown is not None and source._shown.endswith('...'):
+        lazy._name = f'{source._name}.{attr}'
+    elif source._from is None and source._submodule is not None:
+        lazy._name = f"{source._name.partition('.')[0]}.{attr}"  # __import__('a.b') gives a
+    lazy._from = source
+    return lazy
+
+
+def _import_from(value, attr: str):
+    """`from value import attr`, as the interpreter's IMPORT_FROM does it"""
+    try:
+        return getattr(value, attr)
+    except AttributeError:
+        pass
+    package = getattr(value, '__name__', None)
+    if type(package) is str:
+        module = sys.modules.get(f'{package}.{attr}')
+        if module is not None:
+            return module
+    raise ImportError(f'cannot import name {attr!r} from {package!r} (unknown location)',
+                      name=package)
 
 
 def _import_target(lazy: LazyImportType):
     """(value, None) or (None, the exception to raise, chained as 3.15 does)"""
-    code = _statement_code(lazy._statement, lazy._filename, lazy._lineno)
     handling = sys.exc_info()[1]
-    namespace: dict[str, object] = {}
+    if lazy._from is not None:
+        value, exc = _import_target(lazy._from)
+        if exc is not None:
+            return None, exc
+        try:
+            return _import_from(value, lazy._statement), None
+        except BaseException as exc:
+            return None, _chained(exc, lazy, None, handling is not None)
+    code = _statement_code(lazy._statement, lazy._filename, lazy._lineno)
+    namespace: dict[str, object] = {'g': lazy._globals}  # (read by __lazy_import__'s statements)
     try:
         if lazy._base is not None:
             _import_named_submodule(lazy)
         exec(code, lazy._globals, namespace)
+        value = namespace['v']
+        if type(value) is LazyImportType:  # what a replaced __import__ returned
+            value = value.resolve()
     except BaseException as exc:
         return None, _chained(exc, lazy, code, handling is not None)
     finally:
         if lazy._base is not None and _loaded(lazy._base):
             lazy_modules.discard(lazy._base)
-    value = namespace['v']
     if lazy._submodule is None:
         lazy_modules.discard(lazy._name)
     _attach_submodules(lazy._submodule or lazy._base or lazy._name, lazy)
@@ -810,7 +856,7 @@ def _attach(parent, child: str, full: str, origin: LazyImportType) -> None:
     attached = object.__new__(LazyImportType)
     attached._name, attached._statement, attached._globals = full, f'import {full} as v', namespace
     attached._filename, attached._lineno = origin._filename, origin._lineno
-    attached._submodule = attached._base = attached._key = None
+    attached._submodule = attached._base = attached._key = attached._from = attached._shown = None
     _bind(namespace, child, attached, record=False)
 
 
@@ -897,7 +943,15 @@ def maybe_lazy_from(module: str, level: int, *aliases: 'tuple[str, str | None]')
 def _import(frame, aliases, explicit: bool) -> None:
     namespace = frame.f_locals
     namespace.pop(ENTRY_NAME, None)
+    hook = _replaced_lazy_import(frame) if explicit else None
     for dotted, asname in aliases:
+        if hook is not None:  # 3.15 calls it at each lazy statement
+            value = hook(dotted, frame.f_globals, namespace, None, 0)
+            if asname is not None:
+                for attr in dotted.split('.')[1:]:
+                    value = _project(value, attr, frame)
+            _bind_value(namespace, asname or dotted.partition('.')[0], value)
+            continue
         if not _lazy_here(frame, dotted, None, explicit):
             _eager(frame, f'import {dotted}' + (f' as {asname}' if asname else ''))
             continue
@@ -919,6 +973,12 @@ def _import(frame, aliases, explicit: bool) -> None:
 def _from(frame, module: str, level: int, aliases, explicit: bool) -> None:
     namespace = frame.f_locals
     namespace.pop(ENTRY_NAME, None)
+    hook = _replaced_lazy_import(frame) if explicit else None
+    if hook is not None:  # 3.15 calls it at each lazy statement
+        value = hook(module, frame.f_globals, namespace, tuple(attr for attr, _ in aliases), level)
+        for attr, asname in aliases:
+            _bind_value(namespace, asname or attr, _project(value, attr, frame))
+        return
     base = _absolute(module, level, frame.f_globals)
     names = ', '.join(attr + (f' as {asname}' if asname else '') for attr, asname in aliases)
     if not _lazy_here(frame, base, tuple(attr for attr, _ in aliases), explicit):
@@ -947,37 +1007,96 @@ def _from(frame, module: str, level: int, aliases, explicit: bool) -> None:
         _bind(namespace, bound, lazy)
 
 
-def __lazy_import__(name, globals=None, locals=None, fromlist=(), level=0):
+def __lazy_import__(*args, **kwargs):
     """Lazily imports a module.
 
-    Returns either the module to be imported or a lazy_import object which
-    indicates the module to be lazily imported."""
+    Returns either the module to be imported or a imp.lazy_module object
+    which indicates the module to be lazily imported."""
+    return dunder_lazy_import(_getframe(1), args, kwargs)
+
+
+_DUNDER_PARAMETERS = ('name', 'globals', 'locals', 'fromlist', 'level')
+_CO_OPTIMIZED = 1  # inspect.CO_OPTIMIZED: a function's frame
+_COMPREHENSIONS = ('<listcomp>', '<dictcomp>', '<setcomp>') if sys.version_info < (3, 12) else ()
+
+
+def dunder_lazy_import(frame, args: tuple, kwargs: dict):
+    """builtins.__lazy_import__ called from `frame`, with 3.15's checks and
+    messages (the .pth's stub calls this too, until the runtime replaces it)"""
+    if len(args) > 5:
+        raise TypeError(f'__lazy_import__() takes at most 5 arguments ({len(args)} given)')
+    bound = dict(zip(_DUNDER_PARAMETERS, args))
+    for key, value in kwargs.items():
+        if key not in _DUNDER_PARAMETERS:
+            raise TypeError(f'__lazy_import__() got an unexpected keyword argument {key!r}')
+        if key in bound:
+            raise TypeError(f'argument for __lazy_import__() given by name ({key!r}) and position '
+                            f'({_DUNDER_PARAMETERS.index(key) + 1})')
+        bound[key] = value
+    if 'name' not in bound:
+        raise TypeError("__lazy_import__() missing required argument 'name' (pos 1)")
+    name, globals_, locals_ = bound['name'], bound.get('globals'), bound.get('locals')
+    fromlist, level = bound.get('fromlist'), _index(bound.get('level', 0))
     if not isinstance(name, str):
         raise TypeError(f'module name must be a string, got {type(name).__name__}')
     if level < 0:
         raise ValueError('level must be >= 0')
-    if globals is not None and not isinstance(globals, dict):
-        raise TypeError(f'expect dict for globals, got {type(globals).__name__}')
+    if globals_ is not None and not isinstance(globals_, dict):
+        raise TypeError(f'expect dict for globals, got {type(globals_).__name__}')
+    if not name and level == 0:
+        raise ValueError('Empty module name')
+    if globals_ is None:
+        globals_ = frame.f_globals
+    base = _absolute(name, level, globals_)
+    while frame.f_code.co_name in _COMPREHENSIONS:  # 3.12+ runs them in their caller's frame
+        frame = frame.f_back
+    if frame.f_code.co_flags & _CO_OPTIMIZED or frame.f_locals is not frame.f_globals:
+        raise SyntaxError("'lazy import' is only allowed at module level")
     if fromlist is not None and not isinstance(fromlist, (str, tuple)):
         raise TypeError('lazy_import: fromlist must be None, a string, or a tuple')
-    for item in (fromlist,) if isinstance(fromlist, str) else fromlist or ():
+    for item in fromlist if isinstance(fromlist, tuple) else ():
         if not isinstance(item, str):
             raise TypeError(f"Item in ``from list'' must be str, not {type(item).__name__}")
-    frame = _getframe(1)
-    globals_ = frame.f_globals if globals is None else globals
-    base = _absolute(name, level, globals_)
-    fromlist = (fromlist,) if isinstance(fromlist, str) else tuple(fromlist) if fromlist else None
-    if not _lazy_here(frame, base, fromlist, True):
-        return __import__(name, globals_, locals, fromlist or (), level)
-    if fromlist:
-        loaded = sys.modules.get(base)
-        if loaded is not None:
-            return loaded
-        return _new_lazy(base, f'v = __import__({base!r}, None, None, {fromlist!r}, 0)',
-                         globals_, frame)
-    top = base.partition('.')[0]
-    return _new_lazy(base, f'import {top} as v', globals_, frame,
-                     submodule=base if top != base else None)
+    names = (fromlist,) if isinstance(fromlist, str) else fromlist
+    if not _lazy_here(frame, base, names or None, True):
+        return __import__(name, globals_, locals_, fromlist or (), level)
+    # resolved as 3.15 resolves it: one call of the __import__ of these
+    # globals' builtins, with the fromlist as given (a str made a tuple)
+    lazy = _new_lazy(base, f'v = __import__({base!r}, g, g, {names!r}, 0)', globals_, frame,
+                     submodule=base if not names and '.' in base else None)
+    if names:
+        lazy._shown = base + '...'
+    for module in (base, *(f'{base}.{item}' for item in names or ())):
+        if not _loaded(module):
+            lazy_modules.add(module)
+    if '.' in base:
+        _attach_submodules(base, lazy)
+    return lazy
+
+
+def _replaced_lazy_import(frame):
+    """builtins.__lazy_import__ as `frame` sees it, when it is not ours"""
+    builtins = frame.f_builtins
+    hook = builtins.get('__lazy_import__') if type(builtins) is dict else \
+        getattr(builtins, '__lazy_import__', None)
+    if hook is None or hook is __lazy_import__ or hook is _PTH_LAZY_IMPORT:
+        return None
+    return hook
+
+
+def _bind_value(namespace, name: str, value) -> None:
+    """bind what a replaced __lazy_import__ gave: a lazy object as a lazy binding"""
+    if type(value) is LazyImportType:
+        _bind(namespace, name, value)
+    else:
+        namespace[name] = value
+
+
+def _project(value, attr: str, frame):
+    """IMPORT_FROM on what a replaced __lazy_import__ gave"""
+    if type(value) is LazyImportType:
+        return _projection(value, attr, frame)
+    return _import_from(value, attr)
 
 
 def _absolute(module: str, level: int, globals_: dict) -> str:
@@ -1041,7 +1160,8 @@ def _install_api() -> None:
     ):
         setattr(sys, name, value)
     types.LazyImportType = LazyImportType
-    builtins.__lazy_import__ = __lazy_import__
+    if vars(builtins).get('__lazy_import__', _PTH_LAZY_IMPORT) is _PTH_LAZY_IMPORT:
+        builtins.__lazy_import__ = __lazy_import__  # (not one the program put there)
 
 
 _install_api()

@@ -8,7 +8,8 @@
 # -X lazy_imports / PYTHON_LAZY_IMPORTS / LAZY_CODEC_* only when one is set.
 # It makes the builtin through which rewritten code reaches the runtime with
 # no import (lazy_codec/__init__.py does the same where no .pth ran), and
-# 3.15's builtin ImportCycleError.
+# 3.15's builtins ImportCycleError and __lazy_import__ (which loads the
+# runtime at its first call; the runtime then puts its own there).
 # With `install` among the arguments, it loads the codec before pip installs
 # anything (pip compiles there, and 26.3 blocks imports while installing).
 import os, sys
@@ -34,6 +35,10 @@ def entry(name):
     return sys.modules['_frozen_importlib']._gcd_import('lazy_codec')._entry_point(name)
 
 
+def __lazy_import__(*args, **kwargs):
+    return sys.modules['builtins'].__lazy_codec_abi1__.dunder_lazy_import(sys._getframe(1), args, kwargs)
+
+
 codecs.register(search)
 import builtins
 builtins.__lazy_codec_abi1__ = type(sys)('__lazy_codec_abi1__')
@@ -41,6 +46,8 @@ builtins.__lazy_codec_abi1__.__getattr__ = entry
 if sys.version_info < (3, 15):
     vars(sys)['__getattr__'] = api
     builtins.ImportCycleError = type('ImportCycleError', (ImportError,), {'__doc__': 'Import produces a cycle.', '__module__': 'builtins'})
+    __lazy_import__.__lazy_codec__ = True
+    builtins.__lazy_import__ = __lazy_import__
     if 'lazy_imports' in sys._xoptions or 'PYTHON_LAZY_IMPORTS' in os.environ or \
             'LAZY_CODEC_LAZY_MODULES' in os.environ or 'LAZY_CODEC_REPORT' in os.environ:
         try:

@@ -764,6 +764,89 @@ print('colorsys', 'colorsys' in sys.lazy_modules)
     'backref.py': "{COOKIE}\nlazy import initfails\n",
 })
 
+# -- 3.15's edges: builtins.__lazy_import__ ---------------------------------------
+case('dunder_lazy_import_from_start', '''\
+import builtins, sys
+def show(*args, **kwargs):
+    try:
+        got.clear()
+        exec('got.append(__lazy_import__(*args, **kwargs))', dict(globals(), args=args, kwargs=kwargs))
+        print(' ', args, kwargs, repr(got[0]))
+    except BaseException as exc:
+        print(' ', args, kwargs, type(exc).__name__, exc)
+got = []
+show('heavy')
+for args, kwargs in [((123,), {}), ((None,), {}), ((b'',), {}), (('heavy',), {'level': -1}),
+                     (('heavy',), {'globals': 5}), (('heavy',), {'fromlist': 5}),
+                     (('heavy',), {'fromlist': [1]}), (('heavy',), {'fromlist': (1,)}),
+                     (('',), {}), (('.x',), {}), (('x',), {'level': 1}), (('heavy',), {'level': 'a'}),
+                     ((), {}), (('heavy', None, None, None, 0, 9), {}), (('heavy',), {'bogus': 1}),
+                     (('pkg.sub',), {}), (('pkg',), {'fromlist': ()}), (('pkg',), {'fromlist': 'sub'}),
+                     (('pkg',), {'fromlist': ('sub', 'sub2')})]:
+    show(*args, **kwargs)
+def in_function():
+    __lazy_import__('heavy')
+class InClass:
+    try:
+        __lazy_import__('heavy')
+    except SyntaxError as exc:
+        print('class', repr(exc))
+try:
+    in_function()
+except SyntaxError as exc:
+    print('function', repr(exc), exc.filename, exc.lineno)
+print(sorted(m for m in sys.lazy_modules if m.split('.')[0] in ('heavy', 'pkg')))
+lazies = [__lazy_import__('pkg.deep.leaf'), __lazy_import__('pkg', fromlist='sub2')]
+calls = []
+real_import = builtins.__import__
+def hook(name, globals, locals, fromlist, level):
+    if name.startswith('pkg'):
+        calls.append((name, type(globals).__name__, fromlist, level))
+    return real_import(name, globals, locals, fromlist, level)
+builtins.__import__ = hook
+resolved = [lazy.resolve() for lazy in lazies]
+builtins.__import__ = real_import
+print(calls)
+print([module.__name__ for module in resolved], resolved[1].sub2.W)
+''')
+
+case('lazy_statement_through_replaced_dunder', '''\
+import builtins, sys, types
+seen = []
+default = builtins.__lazy_import__
+made = {name: __lazy_import__(name, fromlist=fromlist) for name, fromlist in (
+    ('heavy', None), ('pkg.sub', None), ('pkg.deep.leaf', None), ('other', ('Y',)), ('pkg', ('sub2',)))}
+def spy(name, globals=None, locals=None, fromlist=None, level=0):
+    seen.append((name, globals is vars(sys.modules[__name__]), locals is globals, fromlist, level))
+    return made[name]
+builtins.__lazy_import__ = spy
+lazy import heavy
+lazy import pkg.sub
+lazy import pkg.deep.leaf as leaf
+lazy from other import Y
+lazy from pkg import sub2 as s2
+builtins.__lazy_import__ = default
+for entry in seen:
+    print(entry)
+print([repr(globals()[name]) for name in ('heavy', 'pkg', 'leaf', 'Y', 's2')])
+print(leaf.L, Y, s2.W, heavy.X)
+placeholder = [__lazy_import__('pkg', fromlist=())]
+builtins.__lazy_import__ = lambda *args: placeholder[0]
+lazy import fake.sub as sub
+lazy from fake import sub2
+builtins.__lazy_import__ = lambda *args: 42
+lazy import answer
+builtins.__lazy_import__ = default
+print(repr(globals()['sub']), repr(globals()['sub2']), answer)
+print(sub.Z, sub2.W)
+value = object()
+module = types.SimpleNamespace(dom=value)
+builtins.__lazy_import__ = lambda *args: module
+lazy import fake.dom as dom
+builtins.__lazy_import__ = default
+print(dom is value)
+''')
+
 # more cases live beside this file, one topic each
 import cases_faults  # noqa: E402,F401  (reliability: failures, threads, reload, ...)
 import cases_realcode  # noqa: E402,F401  (reduced from real packages)
