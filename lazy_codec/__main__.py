@@ -9,6 +9,10 @@
   report [--json] (SCRIPT | -m MODULE) [ARGS...]
                        run a program, then show what each lazy import did: used
                        or not, where first used, how long its import took
+  fix [--diff] [--lazy MOD[,MOD...]] [--unused REPORT.json] [--lazy-modules]
+      [--drop-cookie] PATH...
+                       add the cookie where lazy syntax lacks it; make imports
+                       lazy (listed modules, or those a report found unused)
 """
 from __future__ import annotations
 
@@ -19,11 +23,6 @@ import sys
 def _read(path: str) -> str:
     with open(path, 'rb') as f:
         return f.read().decode('utf-8')
-
-
-def _has_cookie(text: str) -> bool:
-    from lazy_codec._rewrite import cookie_name
-    return cookie_name(text.encode()) == b'lazy'
 
 
 def show(args: argparse.Namespace) -> int:
@@ -55,27 +54,38 @@ def _python_files(paths: list[str]):
 
 
 def check(args: argparse.Namespace) -> int:
-    from lazy_codec._rewrite import _last_candidate, find_lazy
-    problems = 0
+    from lazy_codec._rewrite import problems
+    found = 0
     for path in _python_files(args.paths):
         try:
             text = _read(path)
         except (OSError, UnicodeDecodeError) as exc:
             print(f'{path}:0:0: cannot read: {exc}')
-            problems += 1
+            found += 1
             continue
-        if _last_candidate(text) < 0:
-            continue
-        edits, errors, _ = find_lazy(text, len(text) + 1)
-        for error, _ in errors:
-            print(f'{path}:{error.lineno}:{error.offset}: {error.msg}')
-            problems += 1
-        if edits and not _has_cookie(text):
-            line = edits[0].start[0]
-            print(f"{path}:{line}:{edits[0].start[1] + 1}: lazy import without the "
-                  f"'# -*- coding: lazy -*-' cookie (needed before Python 3.15)")
-            problems += 1
-    return 1 if problems else 0
+        for line, col, msg in problems(text):
+            print(f'{path}:{line}:{col}: {msg}')
+            found += 1
+    return 1 if found else 0
+
+
+def fix(args: argparse.Namespace) -> int:
+    try:
+        from lazy_codec import _fix
+    except ImportError as exc:  # lazy_codec on PYTHONPATH, not installed with its dependency
+        print(f'lazy-codec fix needs tokenize-rt ({exc})', file=sys.stderr)
+        return 2
+    if args.lazy_modules and not (args.lazy or args.unused):
+        print('lazy-codec fix: --lazy-modules goes with --lazy or --unused', file=sys.stderr)
+        return 2
+    try:
+        unused = _fix.read_report(args.unused) if args.unused else None
+    except (OSError, ValueError, KeyError) as exc:
+        print(f'{args.unused}: not a report: {exc}', file=sys.stderr)
+        return 2
+    lazy = [name.strip() for names in args.lazy for name in names.split(',') if name.strip()]
+    settings = _fix.Settings(lazy, unused, args.lazy_modules, args.drop_cookie)
+    return _fix.fix_paths(list(_python_files(args.paths)), settings, args.diff)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -115,6 +125,19 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser('check', help="report lazy syntax that 3.15 rejects, and missing cookies")
     p.add_argument('paths', nargs='+', metavar='PATH')
     p.set_defaults(func=check)
+    p = sub.add_parser('fix', help='add the cookie; make imports lazy (files in place)')
+    p.add_argument('paths', nargs='+', metavar='PATH')
+    p.add_argument('--diff', action='store_true', help='print a unified diff, write nothing')
+    p.add_argument('--lazy', action='append', default=[], metavar='MOD[,MOD...]',
+                   help='make the module-level imports of these modules (and their submodules) lazy')
+    p.add_argument('--unused', metavar='REPORT.json',
+                   help="make lazy the imports that a run in mode 'all' never used "
+                        '(LAZY_CODEC_REPORT=REPORT.json python -X lazy_imports=all ...)')
+    p.add_argument('--lazy-modules', action='store_true',
+                   help='list them in __lazy_modules__ instead of writing lazy statements')
+    p.add_argument('--drop-cookie', action='store_true',
+                   help='remove the cookie (code whose minimum Python is 3.15)')
+    p.set_defaults(func=fix)
     p = sub.add_parser('run', help='run a program with the codec registered')
     p.add_argument('-X', metavar='lazy_imports=MODE', help="'all' or 'normal', as python -X")
     p.add_argument('-m', dest='module', help='run a module as python -m does')

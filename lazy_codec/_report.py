@@ -22,11 +22,13 @@ class Recorder:
         self.entries: dict[int, dict] = {}  # id(lazy object) -> its record
         self.depth = 0  # nesting of resolutions now in progress
         self.started = 0  # resolutions started so far
+        self.cwd = os.getcwd()  # what relative file names in `file` are relative to
 
     def created(self, lazy, bound: str, importer: str) -> None:
         self.entries[id(lazy)] = {
             'name': lazy._name, 'bound_as': bound, 'importer': importer,
             'declared': f'{_short(lazy._filename)}:{lazy._lineno}',
+            'file': lazy._filename, 'line': lazy._lineno,  # as the code object has them
             'used': False, 'first_use': None, 'import_ms': None, 'modules_loaded': 0,
             'depth': 0, 'order': None, 'failed': 0,
         }
@@ -63,6 +65,7 @@ class Recorder:
             'used': len(used),
             'never_used': len(entries) - len(used),
             'deferred_ms': sum(e['import_ms'] for e in used),
+            'cwd': self.cwd,
             'entries': entries,
         }
 

@@ -132,11 +132,14 @@ def _newline_after(lines: list, tok: _Tok) -> _Tok:
 
 # a valid statement: kind is 'import' or 'from'; call, the runtime call's arguments
 class _Spec:
-    __slots__ = ('kind', 'call')
+    __slots__ = ('kind', 'call', 'module', 'level', 'aliases')
 
-    def __init__(self, kind: str, call: str) -> None:
+    def __init__(self, kind: str, call: str, module: str = '', level: int = 0, aliases=()) -> None:
         self.kind = kind
         self.call = call
+        self.module = module  # a `from` statement's module, as written (no dots)
+        self.level = level
+        self.aliases = aliases  # [(module or name, asname or None)]
 
 
 def _parse(stmt: list[_Tok], end: _Tok) -> '_Spec | tuple':
@@ -206,7 +209,7 @@ def _parse(stmt: list[_Tok], end: _Tok) -> '_Spec | tuple':
             pos += 1
         if pos != len(toks):
             return MSG_INVALID, peek()
-        return _Spec('import', ', '.join(repr(a) for a in aliases))
+        return _Spec('import', ', '.join(repr(a) for a in aliases), aliases=aliases)
 
     pos = 1  # after `from`
     level = 0
@@ -258,7 +261,7 @@ def _parse(stmt: list[_Tok], end: _Tok) -> '_Spec | tuple':
     if module == '__future__' and level == 0:
         return MSG_FUTURE, stmt[0]
     args = [repr(module), str(level)] + [repr(a) for a in aliases]
-    return _Spec('from', ', '.join(args))
+    return _Spec('from', ', '.join(args), module, level, aliases)
 
 
 _BINARY = frozenset(('+', '-', '*', '/', '//', '%', '**', '@', '<<', '>>', '&', '|', '^'))
@@ -433,20 +436,23 @@ class Edit:
 _NEUTRAL = '(None'
 
 
-def find_lazy(text: str, stop_after: int, plain: bool = False):
+def find_lazy(text: str, stop_after: int, plain: bool = False, seen: 'list | None' = None):
     """(edits for the valid lazy statements, [(error, edit)] for the
     rejected ones, the reader of the lines read): reads `text` through line
     `stop_after`; with `plain`, also finds the module-level imports that
-    `__lazy_modules__` or mode "all" can make lazy"""
+    `__lazy_modules__` or mode "all" can make lazy, and lists every plain
+    import in `seen` as (tokens, enclosing blocks, its edit or None)"""
     reader = _lexer.LineReader(text)
     try:
-        return _find(_lexer.logical_lines(reader, stop_after, plain), plain, reader) + (reader,)
+        return _find(_lexer.logical_lines(reader, stop_after, plain), plain, reader, seen) + (reader,)
     except _lexer.Unsupported:
+        if seen is not None:
+            seen.clear()
         reader = _lexer.LineReader(text)
-        return _find(_lexer.tokenized_lines(reader, stop_after, plain), plain, reader) + (reader,)
+        return _find(_lexer.tokenized_lines(reader, stop_after, plain), plain, reader, seen) + (reader,)
 
 
-def _find(lines, plain: bool, reader: _lexer.LineReader) -> tuple:
+def _find(lines, plain: bool, reader: _lexer.LineReader, seen: 'list | None' = None) -> tuple:
     edits: list[Edit] = []
     errors: list[tuple[LazyError, Edit]] = []
     blocks: list[str] = []  # the compound word that opened each open block
@@ -492,6 +498,8 @@ def _find(lines, plain: bool, reader: _lexer.LineReader) -> tuple:
             context = blocks + [body_of] if body_of else blocks
             if not is_lazy:
                 edit = _plain_import(stmt, context)
+                if seen is not None:
+                    seen.append((stmt, list(context), edit))
                 if edit is not None:
                     edits.append(edit)
                 continue
@@ -612,6 +620,63 @@ def _plain_import(stmt: list[_Tok], context: list[str]) -> 'Edit | None':
     func = 'maybe_lazy_import' if parsed.kind == 'import' else 'maybe_lazy_from'
     code = f'{ENTRY_NAME}.{func}({parsed.call}'
     return Edit(stmt[0].start, stmt[-1].end, code)
+
+
+class PlainImport:
+    """a plain import statement of a text, as `plain_imports` finds it:
+    `start`/`end` (row, column) of its tokens; `kind` 'import' or 'from';
+    `aliases` [(module or name, asname or None)]; a `from`'s `module` (as
+    written, without its dots) and `level`; `refusal`, 3.15's message if it
+    could not be lazy where it is (else None)"""
+    __slots__ = ('start', 'end', 'kind', 'aliases', 'module', 'level', 'refusal')
+
+    def __init__(self, start, end, kind, aliases, module, level, refusal) -> None:
+        self.start = start
+        self.end = end
+        self.kind = kind
+        self.aliases = aliases
+        self.module = module
+        self.level = level
+        self.refusal = refusal
+
+
+def plain_imports(text: str) -> 'list[PlainImport]':
+    """every plain import statement of `text` that parses, with what 3.15
+    says of making it lazy where it is (in a function, class or try block,
+    `*`, `__future__`): what `__lazy_modules__` and mode "all" go by"""
+    seen: list = []
+    find_lazy(text, len(text) + 1, True, seen)
+    found = []
+    for stmt, context, edit in seen:
+        last = stmt[-1]
+        parsed = _parse([stmt[0]] + stmt, _Tok(NEWLINE, '', last.end, (last.end[0], last.end[1] + 1)))
+        if isinstance(parsed, _Spec):
+            refusal = None if edit is not None else _place_error(parsed.kind, context)
+            found.append(PlainImport(stmt[0].start, last.end, parsed.kind, parsed.aliases,
+                                     parsed.module, parsed.level, refusal))
+        elif parsed[0] in (MSG_STAR, MSG_FUTURE):
+            words = [tok.string for tok in stmt[1:]]
+            written = ''.join(words[:words.index('import')])
+            module = written.lstrip('.')
+            found.append(PlainImport(stmt[0].start, last.end, 'from', [], module,
+                                     len(written) - len(module), parsed[0]))
+    return found
+
+
+MSG_NO_COOKIE = "lazy import without the '# -*- coding: lazy -*-' cookie (needed before Python 3.15)"
+
+
+def problems(text: str, cookie: bool = True) -> 'list[tuple[int, int, str]]':
+    """`check`'s verdicts: (line, column, message) for each lazy statement
+    3.15 rejects and, with `cookie`, for lazy syntax in a text without the
+    cookie"""
+    if _last_candidate(text) < 0:
+        return []
+    edits, errors, _ = find_lazy(text, len(text) + 1)
+    found = [(error.lineno, error.offset, error.msg) for error, _ in errors]
+    if cookie and edits and cookie_name(text.encode()) != b'lazy':
+        found.append((edits[0].start[0], edits[0].start[1] + 1, MSG_NO_COOKIE))
+    return found
 
 
 def _apply(lines: list[str], edits: list[Edit]) -> list[str]:
