@@ -31,7 +31,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VENVS = os.path.join(ROOT, '.venvs')
-TEST_DEPS = ('pytest', 'coverage', 'hypothesis', 'pytest-cov', 'ipython')
+TEST_DEPS = ('pytest', 'coverage', 'hypothesis', 'pytest-cov', 'ipython', 'uv')
 VERSIONS = ('3.9', '3.10', '3.11', '3.12', '3.13', '3.14', '3.15')
 MARKER = 'matrix-base.txt'   # in each venv: the interpreter it was made from
 
