@@ -1048,9 +1048,7 @@ def dunder_lazy_import(frame, args: tuple, kwargs: dict):
     if globals_ is None:
         globals_ = frame.f_globals
     base = _absolute(name, level, globals_)
-    while frame.f_code.co_name in _COMPREHENSIONS:  # 3.12+ runs them in their caller's frame
-        frame = frame.f_back
-    if frame.f_code.co_flags & _CO_OPTIMIZED or frame.f_locals is not frame.f_globals:
+    if not _at_module_level(frame):
         raise SyntaxError("'lazy import' is only allowed at module level")
     if fromlist is not None and not isinstance(fromlist, (str, tuple)):
         raise TypeError('lazy_import: fromlist must be None, a string, or a tuple')
@@ -1072,6 +1070,20 @@ def dunder_lazy_import(frame, args: tuple, kwargs: dict):
     if '.' in base:
         _attach_submodules(base, lazy)
     return lazy
+
+
+def _at_module_level(frame) -> bool:
+    """is `frame` running a module's code (locals are globals), as 3.15 asks
+    of a __lazy_import__ caller?  A list, dict or set comprehension counts
+    as its caller, as 3.12+ runs it inline"""
+    while frame.f_code.co_name in _COMPREHENSIONS:
+        frame = frame.f_back
+    if frame.f_code.co_flags & _CO_OPTIMIZED:
+        return False
+    namespace = frame.f_locals
+    if type(namespace) is not dict:  # 3.13+: a proxy while an inline comprehension runs
+        return frame.f_code.co_name == '<module>'
+    return namespace is frame.f_globals
 
 
 def _replaced_lazy_import(frame):
