@@ -207,37 +207,36 @@ def choose(text: str, path: str, settings: Settings, say) -> list:
         entries = settings.unused.get(_real(path), [])
     chosen = []
     for stmt in plain_imports(text):
-        picked: list[int] = []
-        for i, alias in enumerate(stmt.aliases):
-            if settings.lazy:
-                name = alias[0] if stmt.kind == 'import' else (
-                    absolute(stmt.module, stmt.level, package) or '.' * stmt.level + stmt.module)
-                if _listed(name, settings.lazy):
-                    picked.append(i)
-                    continue
-            if entries:
-                first, last = stmt.start[0], stmt.end[0]
-                uses = [used for line, bound, used in entries
-                        if first <= line <= last and bound == _bound(stmt, alias)]
-                if uses and not any(uses):
-                    picked.append(i)
         if not stmt.aliases:  # `*` or __future__: say so if the module was asked for
             name = absolute(stmt.module, stmt.level, package) or '.' * stmt.level + stmt.module
             if _listed(name, settings.lazy):
                 say(f'{path}:{stmt.start[0]}:{stmt.start[1] + 1}: import of {_written(stmt)} '
                     f'left eager: {stmt.refusal}')
             continue
-        if stmt.kind == 'from' and entries and not settings.lazy and len(picked) != len(stmt.aliases):
-            picked = []  # the module was imported for a name used: nothing to gain
+        picked = set()
+        for i, alias in enumerate(stmt.aliases):
+            name = alias[0] if stmt.kind == 'import' else (
+                absolute(stmt.module, stmt.level, package) or '.' * stmt.level + stmt.module)
+            if _listed(name, settings.lazy):
+                picked.add(i)
+        if entries:
+            first, last = stmt.start[0], stmt.end[0]
+            unused = set()
+            for i, alias in enumerate(stmt.aliases):
+                uses = [used for line, bound, used in entries
+                        if first <= line <= last and bound == _bound(stmt, alias)]
+                if uses and not any(uses):
+                    unused.add(i)
+            if stmt.kind == 'import' or len(unused) == len(stmt.aliases):
+                # a `from` whose module was imported for a name used: nothing to gain
+                picked |= unused
         if not picked:
             continue
         if stmt.refusal is not None:
             say(f'{path}:{stmt.start[0]}:{stmt.start[1] + 1}: import of {_written(stmt)} '
                 f'left eager: {stmt.refusal}')
             continue
-        if stmt.kind == 'from':
-            picked = list(range(len(stmt.aliases)))  # one module: all or nothing
-        chosen.append((stmt, picked))
+        chosen.append((stmt, sorted(picked)))
     return chosen
 
 

@@ -32,6 +32,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VENVS = os.path.join(ROOT, '.venvs')
 TEST_DEPS = ('pytest', 'coverage', 'hypothesis', 'pytest-cov', 'ipython', 'uv')
+RUNTIME_DEPS = ('tokenize-rt',)  # setup.cfg's install_requires: lazy_codec goes in with --no-deps
 VERSIONS = ('3.9', '3.10', '3.11', '3.12', '3.13', '3.14', '3.15')
 MARKER = 'matrix-base.txt'   # in each venv: the interpreter it was made from
 
@@ -159,7 +160,7 @@ def make_venv(version: str, python: str) -> str:
                 raise SetupError(f'installing pip from {wheel} failed:\n{made.stdout}')
         with open(marker, 'w', encoding='utf-8') as f:
             f.write(base + '\n')
-    pip = _run([vpy, '-m', 'pip', 'install', '-q', *TEST_DEPS])
+    pip = _run([vpy, '-m', 'pip', 'install', '-q', *TEST_DEPS, *RUNTIME_DEPS])
     if pip.returncode != 0:
         raise SetupError(f'installing {", ".join(TEST_DEPS)} failed:\n{pip.stdout}')
     # a real install (not -e): the .pth goes to site-packages as for users
