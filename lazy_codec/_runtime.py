@@ -128,14 +128,15 @@ CALL_OPNAMES = (
     'LOAD_FAST', 'LOAD_DEREF', 'LOAD_CONST', 'LOAD_FAST_CHECK', 'LOAD_FAST_BORROW',
     'LOAD_FAST_LOAD_FAST', 'LOAD_FAST_BORROW_LOAD_FAST_BORROW', 'LOAD_SMALL_INT', 'LOAD_CLOSURE',
     'LOAD_CLASSDEREF', 'BINARY_SUBSCR', 'IMPORT_STAR', 'NOP', 'CALL_INTRINSIC_1',
+    'STORE_NAME', 'STORE_ATTR',
 )
 CALL_OPS = {
-    (3, 9): (144, -1, 131, 161, 141, -1, -1, -1, -1, 106, 160, 116, 101, 124, 136, 100, -1, -1, -1, -1, -1, 135, 148, 25, 84, 9, -1),
-    (3, 10): (144, -1, 131, 161, 141, -1, -1, -1, -1, 106, 160, 116, 101, 124, 136, 100, -1, -1, -1, -1, -1, 135, 148, 25, 84, 9, -1),
-    (3, 11): (144, 171, -1, -1, -1, -1, 166, 172, 2, 106, 160, 116, 101, 124, 137, 100, -1, -1, -1, -1, -1, 136, 148, 25, 84, 9, -1),
-    (3, 12): (144, 171, -1, -1, -1, -1, -1, 172, 2, 106, -1, 116, 101, 124, 137, 100, 127, -1, -1, -1, -1, 136, -1, 25, -1, 9, 173),
-    (3, 13): (71, 53, -1, -1, -1, 57, -1, -1, 34, 82, -1, 91, 92, 85, 84, 83, 87, -1, 88, -1, -1, -1, -1, 5, -1, 30, 55),
-    (3, 14): (69, 52, -1, -1, -1, 55, -1, -1, 33, 80, -1, 92, 93, 84, 83, 82, 88, 86, 89, 87, 94, -1, -1, -1, -1, 27, 53),
+    (3, 9): (144, -1, 131, 161, 141, -1, -1, -1, -1, 106, 160, 116, 101, 124, 136, 100, -1, -1, -1, -1, -1, 135, 148, 25, 84, 9, -1, 90, 95),
+    (3, 10): (144, -1, 131, 161, 141, -1, -1, -1, -1, 106, 160, 116, 101, 124, 136, 100, -1, -1, -1, -1, -1, 135, 148, 25, 84, 9, -1, 90, 95),
+    (3, 11): (144, 171, -1, -1, -1, -1, 166, 172, 2, 106, 160, 116, 101, 124, 137, 100, -1, -1, -1, -1, -1, 136, 148, 25, 84, 9, -1, 90, 95),
+    (3, 12): (144, 171, -1, -1, -1, -1, -1, 172, 2, 106, -1, 116, 101, 124, 137, 100, 127, -1, -1, -1, -1, 136, -1, 25, -1, 9, 173, 90, 95),
+    (3, 13): (71, 53, -1, -1, -1, 57, -1, -1, 34, 82, -1, 91, 92, 85, 84, 83, 87, -1, 88, -1, -1, -1, -1, 5, -1, 30, 55, 114, 108),
+    (3, 14): (69, 52, -1, -1, -1, 55, -1, -1, 33, 80, -1, 92, 93, 84, 83, 82, 88, 86, 89, 87, 94, -1, -1, -1, -1, 27, 53, 116, 110),
 }
 
 
@@ -166,6 +167,7 @@ _PUSH_TWO = frozenset(_op[name] for name in ('LOAD_FAST_LOAD_FAST', 'LOAD_FAST_B
                       if name in _op)
 _LOAD_GLOBAL, _LOAD_NAME, _LOAD_ATTR = _op['LOAD_GLOBAL'], _op['LOAD_NAME'], _op['LOAD_ATTR']
 _LOAD_METHOD, _PUSH_NULL = _op.get('LOAD_METHOD', -1), _op.get('PUSH_NULL', -1)
+_STORE_NAME, _STORE_ATTR = _op['STORE_NAME'], _op['STORE_ATTR']
 _BINARY_SUBSCR = _op.get('BINARY_SUBSCR', -1)
 _LOCAL_LOADS = frozenset(_op[name] for name in (
     'LOAD_FAST', 'LOAD_DEREF', 'LOAD_FAST_CHECK', 'LOAD_FAST_BORROW', 'LOAD_CLASSDEREF') if name in _op)
@@ -310,6 +312,9 @@ class LazyImportType:
         raise TypeError("cannot pickle 'lazy_import' object")
 
     def __getattr__(self, name):
+        value = _loaded_by_name(self, _getframe(1))
+        if value is not _MISSING:
+            return getattr(value, name)
         raise AttributeError(
             f'cannot access attribute {name!r} on unresolved lazy import {self._shown or self._name!r}')
 
@@ -323,6 +328,86 @@ class LazyImportType:
 
 LazyImportType.__name__ = LazyImportType.__qualname__ = 'lazy_import'
 LazyImportType.__module__ = 'builtins'
+
+
+def _instruction_at(code: bytes, offset: int):
+    """(opcode, argument, offset of the next instruction) at `offset`, past
+    its EXTENDED_ARG prefixes and its inline caches"""
+    arg = 0
+    while code[offset] == _EXTENDED_ARG:
+        arg = (arg | code[offset + 1]) << 8
+        offset += 2
+    op, arg = code[offset], arg | code[offset + 1]
+    offset += 2
+    while _CACHES and offset < len(code) and code[offset] == 0:
+        offset += 2
+    return op, arg, offset
+
+
+def _name_of(code, op: int, arg: int) -> str:
+    return code.co_names[arg >> 1 if op == _LOAD_GLOBAL and _WIDE_GLOBALS else arg]
+
+
+def _lookup(frame, op: int, name: str):
+    """(namespace, value) where LOAD_NAME or LOAD_GLOBAL finds `name`, by peeks
+    (dict.get reifies nothing); (None, _MISSING) when it finds nothing"""
+    spaces = (frame.f_locals, frame.f_globals) if op == _LOAD_NAME else (frame.f_globals,)
+    for namespace in spaces + (frame.f_builtins,):
+        if type(namespace) is dict:
+            value = namespace.get(name, _MISSING)
+            if value is not _MISSING:
+                return namespace, value
+    return None, _MISSING
+
+
+def _loaded_by_name(lazy: 'LazyImportType', frame):
+    """3.15 reifies a lazy object wherever a name load finds it: here, where
+    an attribute of it is asked for (`alias.attr`, `globals()[a] =
+    globals()[b]`) right after the load, resolve it, rebind the name, and
+    return the value; _MISSING when it was not so loaded (`globals()['x'].y`)"""
+    lasti = _current(frame)
+    co_code = frame.f_code.co_code
+    if lasti < 0 or co_code[lasti] not in (_LOAD_ATTR, _LOAD_METHOD):
+        return _MISSING
+    found = _instruction_before(co_code, lasti)
+    if found is None or found[1] not in (_LOAD_NAME, _LOAD_GLOBAL):
+        return _MISSING
+    name = _name_of(frame.f_code, found[1], found[2])
+    namespace, bound = _lookup(frame, found[1], name)
+    if bound is not lazy:
+        return _MISSING
+    value = lazy.resolve()
+    with _binding_lock:
+        if namespace.get(name, _MISSING) is lazy:
+            namespace[name] = value
+    return value
+
+
+def _bind_where_stored(lazy: 'LazyImportType', frame) -> None:
+    """`x = __lazy_import__(...)` (x a module global) and `mod.x =
+    __lazy_import__(...)` (mod a module): bind the lazy object there now, as
+    a lazy binding, so that the store that follows the call (which keeps an
+    equal key) leaves a binding whose load reifies, as on 3.15"""
+    lasti = _current(frame)
+    if lasti < 0:
+        return
+    code = frame.f_code
+    co_code = code.co_code
+    op, arg, after = _instruction_at(co_code, _instruction_at(co_code, lasti)[2])
+    if op == _STORE_NAME:
+        namespace, name = frame.f_locals, code.co_names[arg]
+    elif op in (_LOAD_NAME, _LOAD_GLOBAL) and after < len(co_code):
+        store, attr, _ = _instruction_at(co_code, after)
+        if store != _STORE_ATTR:
+            return
+        owner = _lookup(frame, op, _name_of(code, op, arg))[1]
+        if not isinstance(owner, ModuleType) or type(owner).__setattr__ is not ModuleType.__setattr__:
+            return
+        namespace, name = vars(owner), code.co_names[attr]
+    else:
+        return
+    if type(namespace) is dict:
+        _bind(namespace, name, lazy)
 
 
 def _new_lazy(name, statement, globals_, frame, submodule=None, base=None) -> LazyImportType:
@@ -1069,6 +1154,7 @@ def dunder_lazy_import(frame, args: tuple, kwargs: dict):
             lazy_modules.add(module)
     if '.' in base:
         _attach_submodules(base, lazy)
+    _bind_where_stored(lazy, frame)
     return lazy
 
 

@@ -847,6 +847,38 @@ builtins.__lazy_import__ = default
 print(dom is value)
 ''')
 
+case('lazy_object_bound_by_assignment', '''\
+import probe, sys, types
+basic = __lazy_import__('pkg', fromlist=('sub',))
+print(probe.kind(globals(), 'basic'), probe.loaded())
+basic
+print(probe.kind(globals(), 'basic'), probe.loaded(), basic.sub.Z)
+ns = types.ModuleType('ns')
+ns.h = __lazy_import__('heavy')
+print(type(vars(ns)['h']).__name__, probe.loaded())
+print(type(ns.h).__name__, type(vars(ns)['h']).__name__)
+lazy from other import Y
+lazy import colorsys
+class C: pass
+sneaky = C()
+sneaky.__name__ = 'plain'
+def f():
+    return sneaky.__name__
+print(f())
+globals()['sneaky'] = globals()['colorsys']
+print(f(), probe.kind(globals(), 'sneaky'))
+held = [globals()['Y']]
+try:
+    held[0].real
+except AttributeError as exc:
+    print('AttributeError:', exc)
+lazy import pkg.deep.leaf as leaf
+try:
+    globals()['leaf'].L
+except AttributeError as exc:
+    print('AttributeError:', exc)
+''')
+
 # more cases live beside this file, one topic each
 import cases_faults  # noqa: E402,F401  (reliability: failures, threads, reload, ...)
 import cases_realcode  # noqa: E402,F401  (reduced from real packages)
