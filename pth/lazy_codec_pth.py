@@ -56,10 +56,6 @@ if sys.version_info < (3, 15):
             pass
         else:
             start()
+# (in a string: compiled only then, where the rest is compiled at every start)
 if 'install' in sys.argv:
-    try:
-        from lazy_codec._startup import before_install
-    except ImportError:
-        pass
-    else:
-        before_install()
+    exec('try:\n    from lazy_codec._startup import before_install\nexcept ImportError:\n    pass\nelse:\n    before_install()')
