@@ -2,6 +2,7 @@
 round trip, and real packages."""
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -258,6 +259,15 @@ def test_unused(src, entries, expected):
     assert out == expected
 
 
+def test_unused_with_lazy():
+    src = 'from json import dumps, loads\nimport os, sys\n'
+    entries = [(1, 'dumps', False), (1, 'loads', True), (2, 'os', True), (2, 'sys', False)]
+    out = fix_text(src, NOWHERE, Settings(lazy=('xml',), unused={os.path.realpath(NOWHERE): entries}), [].append)
+    assert out == COOKIE + 'from json import dumps, loads\nimport os\nlazy import sys\n'
+    out = fix_text(src, NOWHERE, Settings(lazy=('json',), unused={os.path.realpath(NOWHERE): entries}), [].append)
+    assert out == COOKIE + 'lazy from json import dumps, loads\nimport os\nlazy import sys\n'
+
+
 # -- files: encodings, refusals, exit status, --diff, idempotence ---------------------
 
 def test_main(tmp_path, capsys):
@@ -421,7 +431,8 @@ def test_real_package(tmp_path, capsys, package, smoke, lazy_modules):
     for path in changed:
         text = open(path.split(' ', 1)[1], encoding='utf-8').read()
         assert text.startswith(COOKIE)
-        assert ('\n__lazy_modules__ = ' in text) if lazy_modules else ('\nlazy ' in text)
+        written = r'^__lazy_modules__ = ' if lazy_modules else r'^[ \t]*lazy (import|from) '
+        assert re.search(written, text, re.MULTILINE), text
     assert main(['check', str(target)]) == 0
     assert main(argv) == 0  # idempotent
     for path in changed:
