@@ -304,14 +304,14 @@ def make_lazy(tokens: list[Token], i: int, stmt, picked: list[int], lines: list[
     kept_src = tokens_to_src(tokens[clauses[kept[0]][0]:clauses[kept[0]][1] + 1])
     for k in kept[1:]:
         kept_src += tokens_to_src(tokens[clauses[k - 1][1] + 1:clauses[k][1] + 1])
-    newline = tokens[end] if tokens[end].name == 'NEWLINE' else None
-    if newline is None and tokens[end].name == 'COMMENT' and tokens[end + 1].name == 'NEWLINE':
-        newline = tokens[end + 1]
-    if _line_start(tokens, i) and newline is not None:
+    at = end + 1 if tokens[end].name == 'NEWLINE' else None
+    if tokens[end].name == 'COMMENT' and tokens[end + 1].name == 'NEWLINE':
+        at = end + 2
+    if _line_start(tokens, i) and at is not None:
+        newline = tokens[at - 1]
         row, col = stmt.start
         indent = lines[row - 1][:col]
         nl = newline.src or _newline(''.join(lines))
-        at = tokens.index(newline) + 1
         addition = f'{indent}lazy import {moved}{nl}' if newline.src else f'{nl}{indent}lazy import {moved}'
         tokens[at:at] = [Token('CODE', addition)]
     else:
