@@ -159,8 +159,16 @@ def test_start_file_only_where_asked_for(installed):
 
 
 @pytest.mark.skipif(sys.version_info < (3, 15), reason='site reads .start files from 3.15 on (PEP 829)')
+def test_without_start_file_315_calls_the_pth_deprecated_under_v_only(installed):
+    pth = os.path.join(site_packages(installed), PTH)
+    verbose = check([installed, '-v', '-c', 'pass']).stderr
+    assert f'import lines in {pth} are deprecated, use entry points in a ' in verbose, verbose
+    assert check([installed, '-c', 'pass']).stderr == ''
+
+
+@pytest.mark.skipif(sys.version_info < (3, 15), reason='site reads .start files from 3.15 on (PEP 829)')
 @pytest.mark.parametrize('editable', [False, True], ids=['regular', 'editable'])
-def test_start_file_registers_the_codec_on_315(tmp_path, editable, monkeypatch):
+def test_start_file_registers_the_codec_on_315(tmp_path, editable, monkeypatch, wheels):
     python = make_venv(tmp_path / 'venv')
     monkeypatch.setenv('LAZY_CODEC_START_FILE', '1')
     target = ['-e', REPO] if editable else [REPO]
@@ -173,6 +181,12 @@ def test_start_file_registers_the_codec_on_315(tmp_path, editable, monkeypatch):
     # call that line deprecated
     assert 'Executing entry point: lazy_codec:register_codec' in verbose, verbose
     assert f'import lines in {os.path.join(site_packages(python), PTH)} are deprecated' not in verbose
+    assert check([python, '-c', 'pass']).stderr == ''
+    # pip, whose start ran the entry point, byte-compiles cookie modules (_startup.before_install)
+    (example,) = glob.glob(os.path.join(wheels, 'lazy_example-*.whl'))
+    check([python, '-m', 'pip', 'install', '-q', '--no-deps', example])
+    pycache = os.path.join(site_packages(python), 'lazy_example', '__pycache__')
+    assert len([name for name in os.listdir(pycache) if name.endswith('.pyc')]) == 3, os.listdir(pycache)
     check([python, '-m', 'pip', 'uninstall', '-y', 'lazy_codec'])
     assert not {'lazy_codec.start', PTH} & set(os.listdir(site_packages(python)))
 
