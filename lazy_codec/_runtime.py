@@ -62,6 +62,14 @@ class _LazyModules(set):
         return set.__repr__(set(self._pruned()))
 
 
+def _initializing(module) -> bool:
+    try:
+        spec = getattr(module, '__spec__', None)
+        return spec is not None and getattr(spec, '_initializing', False) is not False
+    except Exception:
+        return False
+
+
 def _loaded(name: str) -> bool:
     """is module `name` imported, as sys.lazy_modules counts it on 3.15: in
     sys.modules, not None (a blocked import), and not still running (its
@@ -473,6 +481,8 @@ def _import_target(lazy: LazyImportType):
         value = namespace['v']
         if type(value) is LazyImportType:  # what a replaced __import__ returned
             value = value.resolve()
+        if lazy._submodule is not None and lazy._statement.startswith('import '):
+            _check_package(value, lazy._submodule)  # (a statement's, not __lazy_import__'s)
     except BaseException as exc:
         return None, _chained(exc, lazy, code, handling is not None)
     finally:
@@ -482,6 +492,20 @@ def _import_target(lazy: LazyImportType):
         lazy_modules.discard(lazy._name)
     _attach_submodules(lazy._submodule or lazy._base or lazy._name, lazy)
     return value, None
+
+
+def _check_package(top, dotted: str) -> None:
+    """`lazy import a.b` binds `a`, which 3.15 resolves as an import of
+    `a.b` that stops at `a` if `a` is a package: if it is not, that import's
+    error"""
+    child = '.'.join(dotted.split('.', 2)[:2])
+    if sys.modules.get(child) is None:
+        try:
+            top.__path__  # as importlib asks, with its error
+        except AttributeError:
+            parent = child.rpartition('.')[0]
+            raise ModuleNotFoundError(f'No module named {child!r}; {parent!r} is not a package',
+                                      name=child) from None
 
 
 def _import_named_submodule(lazy: LazyImportType) -> None:
@@ -577,20 +601,22 @@ def _at_line(code, lineno: int):
 def _chained(exc: BaseException, lazy: LazyImportType, code, handling: bool) -> BaseException:
     """3.15's shape: the error as raised where the name was used, caused by
     an ImportError whose traceback is the lazy statement's line; or, when the
-    use is in an exception handler (whose exception becomes the context) or
-    the error has a cause of its own, a note that says where the lazy import
-    was declared"""
+    error already has a chain (a cause, a context, `from None`; a use in an
+    exception handler gives it that handler's exception as context), a note
+    that says where the lazy import was declared, once"""
     tb = exc.__traceback__
     while tb is not None and tb.tb_frame.f_code is not code:
         tb = tb.tb_next
     if tb is not None:
         exc.__traceback__ = tb.tb_next
-    if handling or exc.__cause__ is not None:
+    if handling or exc.__cause__ is not None or exc.__context__ is not None or \
+            exc.__suppress_context__:
         note = f'lazy import of {lazy._name!r} declared in <module> at {lazy._filename}:{lazy._lineno}'
         notes = getattr(exc, '__notes__', None)
         if notes is None:
             notes = exc.__notes__ = []
-        notes.append(note)
+        if note not in notes:
+            notes.append(note)
         return exc
     cause = ImportError(f'lazy import of {lazy._name!r} raised an exception during resolution')
     if tb is not None:
@@ -930,7 +956,7 @@ def _attach_submodules(dotted: str, origin: LazyImportType) -> None:
                 children |= _waiting_children.pop(parent_name, set())
         for child in children:
             full = f'{parent_name}.{child}'
-            if full not in sys.modules:
+            if sys.modules.get(full) is None:  # (None: blocked, which resolving says)
                 _attach(parent, child, full, origin)
 
 
@@ -1079,12 +1105,17 @@ def _from(frame, module: str, level: int, aliases, explicit: bool) -> None:
     loaded_dict = getattr(loaded, '__dict__', None) if loaded is not None else None
     for attr, asname in aliases:
         bound = asname or attr
+        full = f'{base}.{attr}'
         if type(loaded_dict) is dict:
             value = loaded_dict.get(attr, _MISSING)
             if value is not _MISSING and type(value) is not LazyImportType:
                 namespace[bound] = value
                 continue
-        full = f'{base}.{attr}'
+            if value is _MISSING and '__path__' in loaded_dict and \
+                    sys.modules.get(full) is not None and not _initializing(loaded):
+                # a submodule imported, then deleted from its package: 3.15
+                # makes `pkg.sub` reach it again
+                _attach(loaded, attr, full, _new_lazy(full, '', frame.f_globals, frame))
         lazy = _new_lazy(full, f"from {'.' * level}{module} import {attr} as v",
                          frame.f_globals, frame, base=base)
         if not _loaded(full):

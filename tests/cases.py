@@ -879,6 +879,69 @@ except AttributeError as exc:
     print('AttributeError:', exc)
 ''')
 
+# -- 3.15's edges: dotted names, error shapes --------------------------------------
+case('dotted_non_package_blocked_deleted', '''\
+import probe, sys
+lazy import colorsys.rgb_to_hsv
+for _ in range(2):
+    try:
+        colorsys
+    except ModuleNotFoundError as exc:
+        probe.describe(exc)
+import heavy
+lazy import heavy.X
+try:
+    heavy.X
+except ModuleNotFoundError as exc:
+    probe.describe(exc)
+lazy import os.path
+print(os.path.__name__ in ('posixpath', 'ntpath'))
+sys.modules['pkg.sub'] = None
+lazy import pkg.sub
+try:
+    pkg.sub
+except ModuleNotFoundError as exc:
+    probe.describe(exc)
+print('pkg.sub' in sys.lazy_modules)
+lazy from pkg import sub2
+print(sub2.__name__)
+del pkg.sub2
+print(hasattr(pkg, 'sub2'))
+lazy from pkg import sub2
+print(hasattr(pkg, 'sub2'), pkg.sub2.W)
+''')
+
+case('chained_errors_cause_or_notes', '''\
+import probe
+lazy import chained_cause
+lazy import chained_context
+lazy import chained_suppressed
+lazy import broken
+for name in ('chained_cause', 'chained_context', 'chained_suppressed', 'broken'):
+    for _ in range(2):
+        try:
+            globals()[name].resolve()
+        except ValueError as exc:
+            probe.describe(exc)
+        except ZeroDivisionError as exc:
+            probe.describe(exc)
+try:
+    broken
+except ZeroDivisionError as exc:
+    probe.describe(exc)
+try:
+    raise KeyError('handling')
+except KeyError:
+    try:
+        broken
+    except ZeroDivisionError as exc:
+        probe.describe(exc)
+''', files={
+    'chained_cause.py': "cause = ValueError('Cause of failure')\nraise ValueError('always fails') from cause\n",
+    'chained_context.py': "try:\n    raise ValueError('Cause of failure')\nexcept:\n    raise ValueError('always fails')\n",
+    'chained_suppressed.py': "raise ValueError('always fails') from None\n",
+})
+
 # more cases live beside this file, one topic each
 import cases_faults  # noqa: E402,F401  (reliability: failures, threads, reload, ...)
 import cases_realcode  # noqa: E402,F401  (reduced from real packages)
