@@ -305,13 +305,81 @@ def _call_loads(frame, lasti: int) -> bool:
     return any(callee is getter for getter in _ATTRIBUTE_GETTERS) or type(callee) is attrgetter
 
 
+def _resolve(lazy: 'LazyImportType'):
+    value, exc = _import_target(lazy)
+    if exc is not None:
+        raise exc
+    return value
+
+
+class _BoundResolve:
+    """`lazy.resolve`, shown as 3.15's built-in method is"""
+    __slots__ = ('__self__',)
+    __name__ = 'resolve'
+
+    def __getattr__(self, name):
+        if name == '__qualname__':  # (one in the class body would be the class's)
+            return 'lazy_import.resolve'
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+    __doc__ = 'Resolve the lazy import and return the imported object.'
+
+    def __call__(self):
+        return _resolve(self.__self__)
+
+    def __repr__(self) -> str:
+        return f'<built-in method resolve of lazy_import object at {id(self.__self__):#x}>'
+
+
+class _Resolve:
+    """`LazyImportType.resolve`, shown as 3.15's method descriptor is"""
+    __slots__ = ()
+    __name__ = 'resolve'
+
+    def __getattr__(self, name):
+        if name == '__qualname__':  # (one in the class body would be the class's)
+            return 'lazy_import.resolve'
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+    __doc__ = _BoundResolve.__doc__
+
+    def __get__(self, lazy, owner=None):
+        if lazy is None:
+            return self
+        bound = object.__new__(_BoundResolve)
+        bound.__self__ = lazy
+        return bound
+
+    def __call__(self, lazy):
+        if type(lazy) is not LazyImportType:
+            raise TypeError("descriptor 'resolve' for 'lazy_import' objects doesn't apply to a "
+                            f"'{type(lazy).__name__}' object")
+        return _resolve(lazy)
+
+    def __repr__(self) -> str:
+        return "<method 'resolve' of 'lazy_import' objects>"
+
+
+for _cls, _name in ((_BoundResolve, 'builtin_function_or_method'), (_Resolve, 'method_descriptor')):
+    type.__setattr__(_cls, '__name__', _name)  # (the class body's __name__ is its instances')
+    type.__setattr__(_cls, '__qualname__', _name)
+    _cls.__module__ = 'builtins'
+
+
 class LazyImportType:
-    """a lazy import's binding before first use (3.15's types.LazyImportType)"""
+    """a lazy import's binding before first use (3.15's types.LazyImportType;
+    its docstring, below, is 3.15's)"""
     __slots__ = ('_name', '_statement', '_globals', '_filename', '_lineno', '_submodule', '_base',
                  '_key', '_from', '_shown')
 
     def __new__(cls, *args, **kwargs):
         raise TypeError("cannot create 'lazy_import' instances")
+
+    def __init_subclass__(cls, **kwargs):
+        raise TypeError("type 'lazy_import' is not an acceptable base type")
+
+    def __dir__(self):
+        return sorted(set(object.__dir__(self)) - set(LazyImportType.__slots__)
+                      - {'__slots__', '__getattr__', '__module__', '__init_subclass__',
+                         '__static_attributes__', '__firstlineno__'})  # (3.13+ adds these two)
 
     def __repr__(self) -> str:
         return f'<lazy_import {self._shown or self._name!r}>'
@@ -326,15 +394,15 @@ class LazyImportType:
         raise AttributeError(
             f'cannot access attribute {name!r} on unresolved lazy import {self._shown or self._name!r}')
 
-    def resolve(self):
-        """import the target and return it; the binding is left as it is"""
-        value, exc = _import_target(self)
-        if exc is not None:
-            raise exc
-        return value
+    resolve = _Resolve()  # (import the target and return it; the binding is left as it is)
 
 
 LazyImportType.__name__ = LazyImportType.__qualname__ = 'lazy_import'
+LazyImportType.__doc__ = (
+    'Represents a lazy import that will be resolved on first use.\n\n'
+    'Instances of this object accessed from the global scope will be\n'
+    'automatically imported based upon their name and then replaced with\n'
+    'the imported value.')
 LazyImportType.__module__ = 'builtins'
 
 

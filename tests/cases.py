@@ -942,6 +942,37 @@ except KeyError:
     'chained_suppressed.py': "raise ValueError('always fails') from None\n",
 })
 
+# -- 3.15's edges: types.LazyImportType's surface ----------------------------------
+case('lazy_import_type_surface', '''\
+import types, sys
+lazy import heavy
+L = types.LazyImportType
+held = [globals()['heavy']]
+print(repr(L), L.__name__, L.__qualname__, L.__module__)
+try:
+    class X(L): pass
+except TypeError as exc:
+    print('subclass:', exc)
+print('dir:', [n for n in dir(held[0]) if n not in dir(object)])
+bound = held[0].resolve
+print(repr(bound).split(' at ')[0], type(bound).__name__, bound.__name__, bound.__qualname__)
+print(repr(bound).endswith(f' at {id(held[0]):#x}>'), bound.__self__ is held[0])
+print(repr(L.resolve), type(L.resolve).__name__)
+print(repr(L.__doc__))
+for attr in ('x', '__name__', '__dict__', '__wrapped__'):
+    try:
+        getattr(held[0], attr)
+    except AttributeError as exc:
+        print('get', attr, exc)
+for args in ((), ({}, 'heavy')):
+    try:
+        L(*args)
+    except TypeError as exc:
+        print('call', exc)
+print(held[0] == held[0], bool(held[0]), 'heavy' in sys.modules)
+print(L.resolve(held[0]).X, bound().X)
+''')
+
 # more cases live beside this file, one topic each
 import cases_faults  # noqa: E402,F401  (reliability: failures, threads, reload, ...)
 import cases_realcode  # noqa: E402,F401  (reduced from real packages)
