@@ -251,7 +251,10 @@ def _index(tokens: list[Token], lines: list[str]):
 
     def find(pos) -> int:
         row, col = pos
-        return at[(row, len(lines[row - 1][:col].encode()))]
+        try:
+            return at[(row, len(lines[row - 1][:col].encode()))]
+        except (KeyError, IndexError):
+            raise Refused(f'no token where the import at {row}:{col + 1} starts')
     return find
 
 

@@ -162,6 +162,18 @@ def test_lazy_relative(tmp_path):
     assert notes == []
 
 
+def test_lazy_modules_relative(tmp_path):
+    (tmp_path / 'pkg').mkdir()
+    (tmp_path / 'pkg' / '__init__.py').write_text('')
+    notes = []
+    src = 'from . import a\nfrom .util import b\n'
+    out = fix_text(src, str(tmp_path / 'pkg' / 'mod.py'), Settings(lazy=('pkg',), lazy_modules=True), notes.append)
+    assert out == COOKIE + "__lazy_modules__ = ['pkg', 'pkg.util']\n" + src
+    out = fix_text(src, str(tmp_path / 'mod.py'), Settings(lazy=('.util',), lazy_modules=True), notes.append)
+    assert out == src  # outside a package: the name 3.15 looks for is not known
+    assert notes == [f'{tmp_path / "mod.py"}:2:1: import of .util left eager: its package is not known here']
+
+
 # -- --lazy-modules --------------------------------------------------------------
 
 @pytest.mark.parametrize(('src', 'expected'), (
@@ -340,6 +352,16 @@ def test_every_expected_result_compiles_on_315():
             texts[f'{test.__name__}[{param.id}]'] = COOKIE + param.values[1] if test in (
                 test_lazy, test_lazy_modules) else param.values[1] or ''
     assert compile_315(texts, print) == {}
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 15), reason='3.15 compiles the results itself')
+def test_without_315(monkeypatch):
+    import lazy_codec._fix as fix
+    monkeypatch.setattr(fix, 'python315', lambda: None)
+    notes = []
+    assert compile_315({'good': COOKIE + 'lazy import json\n', 'bad': 'x = = 1\n'}, notes.append) == {
+        'bad': 'invalid syntax (line 1)'}
+    assert len(notes) == 1 and notes[0].startswith('fix: no Python 3.15 found')
 
 
 def test_decoder_does_not_import_tokenize_rt(tmp_path):
