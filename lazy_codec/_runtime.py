@@ -733,12 +733,12 @@ class _LazyName(str):
                 # found, and the package's module __getattr__ is not called)
                 return type(namespace.get(self, None)) is not LazyImportType
             lazy = self.lazy
-            raise ImportCycleError(
+            return _raising(ImportCycleError(
                 f'cannot import name {lazy._name!r} (most likely due to a circular import)',
-                name=lazy._base or lazy._name)
+                name=lazy._base or lazy._name))
         exc = _settle(self, namespace)
         if exc is not None:
-            raise exc
+            return _raising(exc)
         # the dict has changed: the lookup in progress starts again and
         # finds the real object under a plain key
         return True
@@ -751,6 +751,29 @@ class _LazyName(str):
 
 
 _str_hash = str.__hash__
+
+
+def _exhausted():
+    yield
+
+
+_finished = _exhausted()
+for _ in _finished:
+    pass
+
+
+def _raising(exc: BaseException):
+    """what __eq__ returns to fail the lookup that called it with `exc`: an
+    object whose truth test (which the lookup makes of __eq__'s result)
+    raises it from C, a finished generator's throw(), so that, as on 3.15,
+    no frame of ours stands in its traceback between the use and the
+    imported module's frames (a class per failure: failures are rare).
+    A raise would chain it to the exception being handled: so does this"""
+    handling = sys.exc_info()[1]
+    if handling is not None and handling is not exc and exc.__context__ is None:
+        exc.__context__ = handling
+    return type('lazy_import_error', (), {
+        '__slots__': (), '__bool__': staticmethod(partial(_finished.throw, exc))})()
 
 
 _STAR_OPS = frozenset((_IMPORT_STAR,))

@@ -973,6 +973,29 @@ print(held[0] == held[0], bool(held[0]), 'heavy' in sys.modules)
 print(L.resolve(held[0]).X, bound().X)
 ''')
 
+case('traceback_frames_of_a_failed_first_use', '''\
+import os, traceback
+lazy import broken
+lazy from heavy import nothing
+lazy import pkg.missing
+def frames(exc):
+    return [(f.name, os.path.basename(f.filename), f.lineno) for f in traceback.extract_tb(exc.__traceback__)]
+def use(name):
+    return globals()[name] if False else eval(name)
+for name in ('broken', 'nothing', 'pkg.missing'):
+    for _ in range(2):
+        try:
+            use(name)
+        except Exception as exc:
+            print(name, type(exc).__name__, frames(exc), frames(exc.__cause__) if exc.__cause__ else None)
+def in_function():
+    return broken
+try:
+    in_function()
+except ZeroDivisionError as exc:
+    print(frames(exc))
+''')
+
 # more cases live beside this file, one topic each
 import cases_faults  # noqa: E402,F401  (reliability: failures, threads, reload, ...)
 import cases_realcode  # noqa: E402,F401  (reduced from real packages)
