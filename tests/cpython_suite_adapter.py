@@ -8,18 +8,20 @@ tests/cpython_suite.py copies this file into a temporary directory ROOT next to
 and runs it as ``python ROOT/cpython_suite_adapter.py RESULTS.json [TEST...]``. It
 changes nothing in the tests; before loading them it puts in place:
 
-* **`-c CODE` as a file with the cookie.** Every subprocess started as
+* **`-c CODE` as bytes with the cookie.** Every subprocess started as
   ``[sys.executable, ..., "-c", CODE, ...]`` (directly with ``subprocess.run``, or
   through ``test.support.script_helper.assert_python_ok``/``assert_python_failure``/
   ``run_python_until_end``, which all go through ``subprocess.Popen``) runs
-  ``[sys.executable, ..., ROOT/c_code_N.py, ...]`` instead, where the file holds
-  ``# -*- coding: lazy -*-`` and then CODE: a codec only sees bytes, so the `lazy`
-  syntax in a ``-c`` string would never reach it. The cookie takes the place of
-  CODE's first line when that line is blank (``textwrap.dedent('''\\n...''')``), so
-  that line numbers stay CODE's; otherwise it is one more line before CODE.
-  ``-I`` in such a command becomes ``-E -s``: ``-I`` would leave the script's
-  directory, ROOT, out of ``sys.path``, and ROOT is where ``test.test_lazy_import``
-  is found (on 3.15 it is in the stdlib). Other commands run unchanged.
+  ``[sys.executable, ..., "-c", LAUNCHER, ...]`` instead, where LAUNCHER puts ROOT
+  first on ``sys.path`` and runs ``exec(compile(SOURCE, '<string>', 'exec'))``, SOURCE
+  being ``# -*- coding: lazy -*-`` and then CODE, as bytes: a codec only sees bytes,
+  so the `lazy` syntax in a ``-c`` string would never reach it. The code still runs
+  as ``-c`` code does (in ``__main__``, file name ``<string>``, ``sys.argv[0]``
+  ``-c``). The cookie takes the place of CODE's first line when that line is blank
+  (``textwrap.dedent('''\\n...''')``), so that line numbers stay CODE's; otherwise
+  it is one more line before CODE. ``-I`` in such a command becomes ``-E -s``:
+  ``-I`` would leave ROOT, where ``test.test_lazy_import`` is found (on 3.15 it is in
+  the stdlib), out of ``sys.path``. Other commands run unchanged.
 * **Modules a test writes at run time, with the cookie.** Some tests write a
   package into a temporary directory and start a subprocess with that directory as
   its ``cwd``: before such a subprocess starts, every ``.py`` file under the ``cwd``
@@ -41,7 +43,6 @@ and the message and traceback text of what went wrong.
 """
 
 import functools
-import itertools
 import os
 import re
 import subprocess
@@ -58,25 +59,26 @@ COOKIE = "# -*- coding: lazy -*-\n"
 
 # -- -c CODE as a file with the cookie ---------------------------------------------
 
-_script_numbers = itertools.count(1)
 _OPTIONS_WITH_VALUE = {"-X", "-W", "-Q"}
 
 
-def write_script(code):
-    """Write CODE to ROOT/c_code_N.py after the cookie line; return the path."""
+def with_cookie(code):
+    """CODE after the cookie line, which replaces a blank first line."""
     first, newline, rest = code.partition("\n")
     if newline and not first.strip():
-        text = COOKIE + rest         # the cookie replaces a blank first line
-    else:
-        text = COOKIE + code
-    path = os.path.join(ROOT, "c_code_%d.py" % next(_script_numbers))
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
-    return path
+        return COOKIE + rest
+    return COOKIE + code
+
+
+def launcher(code):
+    """-c code that runs CODE as -c would, its bytes decoded by the codec."""
+    source = with_cookie(code).encode("utf-8")
+    return ("__import__('sys').path.insert(0, %r); exec(compile(%r, '<string>', 'exec'))"
+            % (ROOT, source))
 
 
 def adapt_command(args):
-    """[python, opts..., "-c", CODE, argv...] -> [python, opts..., FILE, argv...]."""
+    """[python, opts..., "-c", CODE, argv...] -> [python, opts..., "-c", LAUNCHER, argv...]."""
     if not isinstance(args, (list, tuple)) or not args:
         return args
     if os.fspath(args[0]) != sys.executable:
@@ -88,7 +90,7 @@ def adapt_command(args):
         if arg == "-c" and i + 1 < len(args):
             options = [new for option in options
                        for new in (["-E", "-s"] if option == "-I" else [option])]
-            return [args[0]] + options + [write_script(args[i + 1])] + list(args[i + 2:])
+            return [args[0]] + options + ["-c", launcher(args[i + 1])] + list(args[i + 2:])
         if not isinstance(arg, str) or not arg.startswith("-") or arg == "-":
             return args              # a script, -m, or something else: leave it
         if arg == "-m":
