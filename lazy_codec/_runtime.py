@@ -1352,8 +1352,10 @@ def syntax_error(msg: str, lineno: int, offset: int, end_lineno: int, end_offset
         text = linecache.getline(filename, lineno) or None
     details = (filename, lineno, offset, text)
     if sys.version_info >= (3, 10):
-        details += (end_lineno, end_offset)
-    return SyntaxError(msg, details)
+        return SyntaxError(msg, details + (end_lineno, end_offset))
+    error = SyntaxError(msg, details)
+    error.end_lineno, error.end_offset = end_lineno, end_offset  # (3.9's has no fields for them)
+    return error
 
 
 def entry_point(name: str):
