@@ -112,8 +112,6 @@ CATEGORIES = [
     ("checks a C-level detail: LazyImportType is a Python class here, so "
      "repr(obj.resolve) is a bound method, not a built-in method", {
         "test_lazy_import_type_attributes_accessible"}),
-    ("checks SyntaxError.end_offset, which 3.9's SyntaxError does not have", {
-        "test_lazy_future_import"}),
     (DOCUMENTED + "a lazy object bound other than by a lazy statement "
      "(x = __lazy_import__(...), globals()[a] = globals()[b], mod.attr = ...) is not "
      "resolved when loaded", {
