@@ -78,11 +78,15 @@ def fix(args: argparse.Namespace) -> int:
     if args.lazy_modules and not (args.lazy or args.unused):
         print('lazy-codec fix: --lazy-modules goes with --lazy or --unused', file=sys.stderr)
         return 2
-    try:
-        unused = _fix.read_report(args.unused) if args.unused else None
-    except (OSError, ValueError, KeyError) as exc:
-        print(f'{args.unused}: not a report: {exc}', file=sys.stderr)
-        return 2
+    unused = {} if args.unused else None
+    for report in args.unused:  # runs merged: unused is unused in every run that ran it
+        try:
+            found = _fix.read_report(report)
+        except (OSError, ValueError, KeyError) as exc:
+            print(f'{report}: not a report: {exc}', file=sys.stderr)
+            return 2
+        for path, entries in found.items():
+            unused.setdefault(path, []).extend(entries)
     lazy = [name.strip() for names in args.lazy for name in names.split(',') if name.strip()]
     settings = _fix.Settings(lazy, unused, args.lazy_modules, args.drop_cookie)
     return _fix.fix_paths(list(_python_files(args.paths)), settings, args.diff)
@@ -130,9 +134,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument('--diff', action='store_true', help='print a unified diff, write nothing')
     p.add_argument('--lazy', action='append', default=[], metavar='MOD[,MOD...]',
                    help='make the module-level imports of these modules (and their submodules) lazy')
-    p.add_argument('--unused', metavar='REPORT.json',
+    p.add_argument('--unused', metavar='REPORT.json', action='append', default=[],
                    help="make lazy the imports that a run in mode 'all' never used "
-                        '(LAZY_CODEC_REPORT=REPORT.json python -X lazy_imports=all ...)')
+                        '(LAZY_CODEC_REPORT=REPORT.json python -X lazy_imports=all ...); '
+                        'repeated: those no run used')
     p.add_argument('--lazy-modules', action='store_true',
                    help='list them in __lazy_modules__ instead of writing lazy statements')
     p.add_argument('--drop-cookie', action='store_true',

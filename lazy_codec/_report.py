@@ -20,11 +20,15 @@ import time
 class Recorder:
     def __init__(self) -> None:
         self.entries: dict[int, dict] = {}  # id(lazy object) -> its record
+        # the lazy objects, kept alive: a resolved one may be freed, and its id
+        # given to a later one, whose record would then replace its own
+        self.lazy_objects: list = []
         self.depth = 0  # nesting of resolutions now in progress
         self.started = 0  # resolutions started so far
         self.cwd = os.getcwd()  # what relative file names in `file` are relative to
 
     def created(self, lazy, bound: str, importer: str) -> None:
+        self.lazy_objects.append(lazy)
         self.entries[id(lazy)] = {
             'name': lazy._name, 'bound_as': bound, 'importer': importer,
             'declared': f'{_short(lazy._filename)}:{lazy._lineno}',

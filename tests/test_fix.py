@@ -414,6 +414,33 @@ def test_report_then_fix_unused(tmp_path):
     assert main(['fix', '--unused', str(tmp_path / 'report.json'), str(project)]) == 0
 
 
+@pytest.mark.skipif(sys.version_info >= (3, 15), reason='report is the backport runtime\'s (3.9-3.14)')
+def test_unused_of_several_runs(tmp_path):
+    """an import is made lazy when no run used it"""
+    project = tmp_path / 'ledger_cli'
+    shutil.copytree(EXAMPLE, project, ignore=shutil.ignore_patterns('__pycache__'))
+    runs = (['--help'], ['export', 'sample.csv'])
+    for n, args in enumerate(runs):
+        env = dict(os.environ, LAZY_CODEC_REPORT=str(tmp_path / f'{n}.json'))
+        run = subprocess.run([sys.executable, '-X', 'lazy_imports=all', '-m', 'ledger', *args],
+                             cwd=project, env=env, capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+    second = json.loads((tmp_path / '1.json').read_text())['entries']
+    # resolved lazy objects are kept by the report: a freed one's id, given to
+    # a later one, would replace its record (sys and export, used, were lost)
+    assert {(e['line'], e['bound_as'], e['used']) for e in second if e['file'].endswith('cli.py')} == {
+        (2, 'argparse', True), (3, 'sys', True), (5, 'export', True), (5, 'fetch', False), (5, 'report', False)}
+    assert main(['fix', '--unused', str(tmp_path / '0.json'), '--unused', str(tmp_path / '1.json'),
+                 str(project / 'ledger')]) == 1
+    # export ran in the second run: the names it used stay eager there
+    assert '\nimport argparse\nimport sys\n\nfrom ledger import export, fetch, report\n' in (
+        project / 'ledger' / 'cli.py').read_text()
+    export = (project / 'ledger' / 'export.py').read_text()
+    assert export.startswith(COOKIE + 'import json\nlazy import xml.etree.ElementTree as ET\n'
+                             'lazy from xml.dom import minidom\n')
+    assert main(['check', str(project)]) == 0
+
+
 # -- real packages: every module-level import of the standard library lazy --------
 
 def _stdlib_names():
