@@ -53,6 +53,10 @@ def uv(tmp_path_factory):
                    if not k.startswith(('PYTHON', 'UV_', 'VIRTUAL_ENV', 'CONDA'))}
         environ.update(UV_CACHE_DIR=str(cache), UV_NO_CONFIG='1', UV_PYTHON_DOWNLOADS='never',
                        UV_NO_PROGRESS='1', **(env or {}))
+        # the system's certificates, as pip uses, not only uv's own: where a
+        # machine reaches the index through its own certificate authority
+        # (UV_NATIVE_TLS: its older name)
+        environ.update(UV_SYSTEM_CERTS='1', UV_NATIVE_TLS='1')
         result = subprocess.run([path, *map(str, args)], cwd=cwd, env=environ, timeout=300,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         if check:
