@@ -368,7 +368,7 @@ class LazyImportType:
     """a lazy import's binding before first use (3.15's types.LazyImportType;
     its docstring, below, is 3.15's)"""
     __slots__ = ('_name', '_statement', '_globals', '_filename', '_lineno', '_submodule', '_base',
-                 '_key', '_from', '_shown')
+                 '_key', '_from', '_shown', '_attached')
 
     def __new__(cls, *args, **kwargs):
         raise TypeError("cannot create 'lazy_import' instances")
@@ -498,6 +498,7 @@ def _new_lazy(name, statement, globals_, frame, submodule=None, base=None) -> La
     lazy._key = None  # its _LazyName once bound
     lazy._from = None  # a projection's lazy object (see _projection)
     lazy._shown = None  # the name repr shows, when not _name
+    lazy._attached = False  # a submodule's binding in its package (see _attach)
     return lazy
 
 
@@ -733,6 +734,16 @@ class _LazyName(str):
                 # found, and the package's module __getattr__ is not called)
                 return type(namespace.get(self, None)) is not LazyImportType
             lazy = self.lazy
+            if lazy._attached:
+                running = sys.modules.get(lazy._name)
+                if running is not None:
+                    # a package's submodule, used inside its own import (its
+                    # code reads pkg.sub): the module being run, as importlib
+                    # gives it; until that import ends (see _settle)
+                    with _binding_lock:
+                        namespace[self] = running  # (in place: the lookup goes on)
+                        self.running = running
+                    return True
             return _raising(ImportCycleError(
                 f'cannot import name {lazy._name!r} (most likely due to a circular import)',
                 name=lazy._base or lazy._name))
@@ -803,6 +814,11 @@ def _settle(key: _LazyName, namespace: dict) -> 'BaseException | None':
             current, exc = _import_target(current)
         finally:
             key.resolving = None
+            if key.running is not None:
+                with _binding_lock:
+                    if exc is not None and namespace.get(key, None) is key.running:
+                        namespace[key] = lazy  # failed: lazy again, as before its import
+                    key.running = None
             if started is not None:
                 recorder.finish(lazy, started, exc is None, _getframe(2))
         if exc is not None:
@@ -1003,6 +1019,7 @@ def _bind(namespace, name: str, lazy: LazyImportType, record: bool = True) -> No
         key.namespace = namespace
         key.lazy = lazy
         key.resolving = None  # the thread importing the target, while it does
+        key.running = None  # the partial module a use inside that import was given
         lazy._key = key
         _live_keys[id(namespace)] = _live_keys.get(id(namespace), 0) + 1
         if name not in namespace:
@@ -1059,6 +1076,7 @@ def _attach(parent, child: str, full: str, origin: LazyImportType) -> None:
     attached._name, attached._statement, attached._globals = full, f'import {full} as v', namespace
     attached._filename, attached._lineno = origin._filename, origin._lineno
     attached._submodule = attached._base = attached._key = attached._from = attached._shown = None
+    attached._attached = True
     _bind(namespace, child, attached, record=False)
 
 

@@ -996,6 +996,32 @@ except ZeroDivisionError as exc:
     print(frames(exc))
 ''')
 
+case('submodule_used_inside_its_own_failing_import', '''\
+import sys, pkg
+from importlib.machinery import ModuleSpec
+class Loader:
+    calls = 0
+    def find_spec(self, name, path=None, target=None):
+        if name == 'pkg.broken':
+            return ModuleSpec(name, self)
+    def create_module(self, spec):
+        return None
+    def exec_module(self, module):
+        self.calls += 1
+        inner = pkg.broken
+        print('inner', type(inner).__name__, inner is module, inner.__name__)
+        raise RuntimeError('failed initialization')
+loader = Loader()
+sys.meta_path.insert(0, loader)
+lazy import pkg.broken
+for _ in range(2):
+    try:
+        pkg.broken
+    except RuntimeError as exc:
+        print('outer', type(exc).__name__, exc, exc.__cause__)
+print(loader.calls, 'pkg.broken' in sys.modules)
+''')
+
 # more cases live beside this file, one topic each
 import cases_faults  # noqa: E402,F401  (reliability: failures, threads, reload, ...)
 import cases_realcode  # noqa: E402,F401  (reduced from real packages)

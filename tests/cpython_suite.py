@@ -121,9 +121,6 @@ CATEGORIES = [
     (REAL + "'lazy import a.b.c' with a.b a module (not a package) that has an "
      "attribute c: a.b.c is the attribute, 3.15 raises ModuleNotFoundError "
      "('a.b' is not a package)", {"test_invalid_descendant_retries"}),
-    (REAL + "a lazy submodule used again inside its own failing import: "
-     "ImportCycleError escapes instead of the import's own error", {
-        "test_retry_after_recursive_access"}),
 ]
 
 # For tests not named above (a later copy of CPython's suite): the test's own source.
