@@ -704,7 +704,7 @@ class _LazyName(str):
         # exit, module dicts are cleared, this module's too, through their keys)
         frame = _getframe(0).f_back  # None when hashed by C with no Python caller
         if frame is not None and frame.f_globals is not _OUR_GLOBALS and self.lazy is not None \
-                and _reads_key(frame):
+                and _reads_key(frame) and not (self.lazy._attached and _star_import(frame)):
             exc = _settle(self, self.namespace)
             if exc is not None:
                 raise exc
@@ -793,6 +793,15 @@ _STAR_OPS = frozenset((_IMPORT_STAR,))
 def _reads_key(frame) -> bool:
     """is `frame` reading an attribute by a key object: `import *`, getattr?"""
     return _loading(frame, _STAR_OPS)
+
+
+def _star_import(frame) -> bool:
+    """is `frame` running `from m import *`?  (Of a package without __all__,
+    it copies a submodule's lazy binding as it is: on 3.15 that binding is
+    not in the package's dict, and the import does not resolve it)"""
+    lasti = _current(frame)
+    code = frame.f_code.co_code
+    return code[lasti] == _IMPORT_STAR or (code[lasti] == _CALL_INTRINSIC_1 and code[lasti + 1] == 2)
 
 
 # Live lazy keys per namespace, by id: when a namespace's count falls to 0 it

@@ -1022,6 +1022,17 @@ for _ in range(2):
 print(loader.calls, 'pkg.broken' in sys.modules)
 ''')
 
+case('star_import_of_package_with_lazy_submodules', '''\
+import sys
+lazy import pkg.nonexistent
+lazy import pkg.sub
+lazy import pkg
+print(pkg.__name__)
+from pkg import *
+print('pkg.sub' in sys.modules, 'pkg.nonexistent' in sys.modules)
+print(pkg.sub.Z)
+''')
+
 # more cases live beside this file, one topic each
 import cases_faults  # noqa: E402,F401  (reliability: failures, threads, reload, ...)
 import cases_realcode  # noqa: E402,F401  (reduced from real packages)

@@ -115,9 +115,6 @@ CATEGORIES = [
     (DOCUMENTED + "a module's plain imports after its own sys.set_lazy_imports('all') "
      "stay eager unless the file mentions __lazy_modules__ (the rewrite decides "
      "which imports can become lazy at run time)", {"test_global_on"}),
-    (DOCUMENTED + "lazy attributes for submodules are entries of the package's "
-     "dict here (3.15 keeps them outside it): 'from pkg import *' without __all__ "
-     "resolves them, and a missing one fails the statement", {"test_star_import"}),
     (REAL + "'lazy import a.b.c' with a.b a module (not a package) that has an "
      "attribute c: a.b.c is the attribute, 3.15 raises ModuleNotFoundError "
      "('a.b' is not a package)", {"test_invalid_descendant_retries"}),
