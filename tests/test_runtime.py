@@ -305,3 +305,19 @@ def test_modules_a_lazy_program_adds(tmp_path, cached):
     added = set(eval(out)) - {'lib'}
     assert added - small == ours
 
+
+
+@pytest.mark.skipif(NATIVE, reason="3.15's own builtin stands")
+def test_dunder_lazy_import_from_start_loads_nothing(tmp_path):
+    # builtins.__lazy_import__ is there from interpreter start without any
+    # module of ours loaded (the .pth's stub); its first call loads the
+    # runtime, which puts its own function in its place
+    out = run(tmp_path, {'main.py': textwrap.dedent('''\
+        import builtins, sys
+        stub = builtins.__lazy_import__
+        print(callable(stub), sorted(m for m in sys.modules if m.startswith('lazy_codec')))
+        held = [__lazy_import__('json')]
+        print(repr(held[0]), 'json' in sys.modules, 'lazy_codec._runtime' in sys.modules)
+        print(builtins.__lazy_import__ is not stub, builtins.__lazy_import__.__name__)
+    ''')})
+    assert out == ("True []\n<lazy_import 'json'> False True\nTrue __lazy_import__\n")
