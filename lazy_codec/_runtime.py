@@ -63,6 +63,8 @@ class _LazyModules(set):
 
 
 def _initializing(module) -> bool:
+    """is `module` still running, as 3.15 asks: its spec's `_initializing`
+    is anything but False (compared, never converted to bool)"""
     try:
         spec = getattr(module, '__spec__', None)
         return spec is not None and getattr(spec, '_initializing', False) is not False
@@ -72,16 +74,9 @@ def _initializing(module) -> bool:
 
 def _loaded(name: str) -> bool:
     """is module `name` imported, as sys.lazy_modules counts it on 3.15: in
-    sys.modules, not None (a blocked import), and not still running (its
-    spec's `_initializing` is False, compared, never converted to bool)"""
+    sys.modules, not None (a blocked import), and not still running"""
     module = sys.modules.get(name)
-    if module is None:
-        return False
-    try:
-        spec = getattr(module, '__spec__', None)
-        return spec is None or getattr(spec, '_initializing', False) is False
-    except Exception:
-        return True
+    return module is not None and not _initializing(module)
 
 
 _LazyModules.__name__ = _LazyModules.__qualname__ = 'set'
@@ -316,12 +311,12 @@ class _BoundResolve:
     """`lazy.resolve`, shown as 3.15's built-in method is"""
     __slots__ = ('__self__',)
     __name__ = 'resolve'
+    __doc__ = 'Resolve the lazy import and return the imported object.'
 
     def __getattr__(self, name):
         if name == '__qualname__':  # (one in the class body would be the class's)
             return 'lazy_import.resolve'
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-    __doc__ = 'Resolve the lazy import and return the imported object.'
 
     def __call__(self):
         return _resolve(self.__self__)
@@ -334,12 +329,12 @@ class _Resolve:
     """`LazyImportType.resolve`, shown as 3.15's method descriptor is"""
     __slots__ = ()
     __name__ = 'resolve'
+    __doc__ = _BoundResolve.__doc__
 
     def __getattr__(self, name):
         if name == '__qualname__':  # (one in the class body would be the class's)
             return 'lazy_import.resolve'
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-    __doc__ = _BoundResolve.__doc__
 
     def __get__(self, lazy, owner=None):
         if lazy is None:
@@ -1047,10 +1042,32 @@ def _bind(namespace, name: str, lazy: LazyImportType, record: bool = True) -> No
 # 3.15 makes `a.b` work on an imported package `a` once a lazy statement named
 # `a.b` (`lazy import a.b.c`, `lazy from a.b import x`, mode "all"), importing
 # `a.b` at first access.  Here `a` gets a lazy binding `b` in its dict, when
-# `a` is imported: at the statement, or when a lazy import of this chain
-# completes.  Parents not imported yet wait in _waiting_children.
+# `a` is imported: at the statement, when a lazy import of this chain
+# completes, or, for a package still running at the statement, when importlib
+# marks it done (_DoneWatch).  Parents not imported yet wait in _waiting_children.
 
 _waiting_children: dict[str, set[str]] = {}  # parent name -> child names; under _binding_lock
+_ModuleSpec = sys.modules['_frozen_importlib'].ModuleSpec
+
+
+class _DoneWatch(_ModuleSpec):
+    """the class of a running package's spec while lazy statements wait to
+    attach its submodules: importlib's `spec._initializing = False`, when the
+    package is done, attaches them (3.15 does then), and the spec is a plain
+    ModuleSpec again"""
+    __slots__ = ()
+
+    def __setattr__(self, name, value):
+        object.__setattr__(self, name, value)
+        if name == '_initializing' and value is False:
+            object.__setattr__(self, '__class__', _ModuleSpec)
+            origin = _waiting_origin.pop(self.name, None)
+            parent = sys.modules.get(self.name)
+            if origin is not None and parent is not None and getattr(parent, '__spec__', None) is self:
+                _attach_submodules(self.name, origin)
+
+
+_waiting_origin: dict[str, LazyImportType] = {}  # parent name -> a statement that named a child
 
 
 def _attach_submodules(dotted: str, origin: LazyImportType) -> None:
@@ -1067,6 +1084,10 @@ def _attach_submodules(dotted: str, origin: LazyImportType) -> None:
             if children:
                 with _binding_lock:
                     _waiting_children.setdefault(parent_name, set()).update(children)
+                    spec = parent.__spec__ if parent is not None else None
+                    if type(spec) in (_ModuleSpec, _DoneWatch):
+                        _waiting_origin[parent_name] = origin
+                        object.__setattr__(spec, '__class__', _DoneWatch)
             continue
         if parent_name in _waiting_children:
             with _binding_lock:
