@@ -217,3 +217,25 @@ for name, obj in list(globals().items()):
 seen = [name for name in globals() if name == 'Y' or (name == 'A' and Y)]
 print(seen, probe.kind(globals(), 'Y'), probe.loaded())
 ''')
+
+# pycparser under mode "all": `from .c_parser import CParser` in a package's
+# __init__; once the package is imported, `pycparser.c_parser` imports the
+# submodule (3.15 attaches it when the package is done, not while it runs)
+case('package_done_attaches_submodule', '''\
+import probe, sys
+import rpkg
+print(rpkg.c_mod.__name__)
+print(rpkg.C, sorted(n for n in dir(rpkg) if not n.startswith('_')))
+import importlib
+rpkg2 = importlib.import_module('rpkg2')   # an eager import, even in mode "all"
+print(rpkg2.sub.V, rpkg2.D)
+rpkg3 = importlib.import_module('rpkg3')
+print(rpkg3.c_mod3.__name__, rpkg3.C)
+''', files={
+    'rpkg3/__init__.py': "{COOKIE}\nlazy from .c_mod3 import C\n",
+    'rpkg3/c_mod3.py': "C = 4\n",
+    'rpkg/__init__.py': "{COOKIE}\nlazy from .c_mod import C\nprint('c_mod' in globals(), 'C' in globals())\n",
+    'rpkg/c_mod.py': "print('import c_mod')\nC = 1\n",
+    'rpkg2/__init__.py': "from .sub import D\n",
+    'rpkg2/sub.py': "V = 2\nD = 3\n",
+}, env={'PYTHON_LAZY_IMPORTS': 'all'})
