@@ -131,15 +131,15 @@ CALL_OPNAMES = (
     'LOAD_FAST', 'LOAD_DEREF', 'LOAD_CONST', 'LOAD_FAST_CHECK', 'LOAD_FAST_BORROW',
     'LOAD_FAST_LOAD_FAST', 'LOAD_FAST_BORROW_LOAD_FAST_BORROW', 'LOAD_SMALL_INT', 'LOAD_CLOSURE',
     'LOAD_CLASSDEREF', 'BINARY_SUBSCR', 'IMPORT_STAR', 'NOP', 'CALL_INTRINSIC_1',
-    'STORE_NAME', 'STORE_ATTR',
+    'STORE_NAME', 'STORE_ATTR', 'FOR_ITER',
 )
 CALL_OPS = {
-    (3, 9): (144, -1, 131, 161, 141, -1, -1, -1, -1, 106, 160, 116, 101, 124, 136, 100, -1, -1, -1, -1, -1, 135, 148, 25, 84, 9, -1, 90, 95),
-    (3, 10): (144, -1, 131, 161, 141, -1, -1, -1, -1, 106, 160, 116, 101, 124, 136, 100, -1, -1, -1, -1, -1, 135, 148, 25, 84, 9, -1, 90, 95),
-    (3, 11): (144, 171, -1, -1, -1, -1, 166, 172, 2, 106, 160, 116, 101, 124, 137, 100, -1, -1, -1, -1, -1, 136, 148, 25, 84, 9, -1, 90, 95),
-    (3, 12): (144, 171, -1, -1, -1, -1, -1, 172, 2, 106, -1, 116, 101, 124, 137, 100, 127, -1, -1, -1, -1, 136, -1, 25, -1, 9, 173, 90, 95),
-    (3, 13): (71, 53, -1, -1, -1, 57, -1, -1, 34, 82, -1, 91, 92, 85, 84, 83, 87, -1, 88, -1, -1, -1, -1, 5, -1, 30, 55, 114, 108),
-    (3, 14): (69, 52, -1, -1, -1, 55, -1, -1, 33, 80, -1, 92, 93, 84, 83, 82, 88, 86, 89, 87, 94, -1, -1, -1, -1, 27, 53, 116, 110),
+    (3, 9): (144, -1, 131, 161, 141, -1, -1, -1, -1, 106, 160, 116, 101, 124, 136, 100, -1, -1, -1, -1, -1, 135, 148, 25, 84, 9, -1, 90, 95, 93),
+    (3, 10): (144, -1, 131, 161, 141, -1, -1, -1, -1, 106, 160, 116, 101, 124, 136, 100, -1, -1, -1, -1, -1, 135, 148, 25, 84, 9, -1, 90, 95, 93),
+    (3, 11): (144, 171, -1, -1, -1, -1, 166, 172, 2, 106, 160, 116, 101, 124, 137, 100, -1, -1, -1, -1, -1, 136, 148, 25, 84, 9, -1, 90, 95, 93),
+    (3, 12): (144, 171, -1, -1, -1, -1, -1, 172, 2, 106, -1, 116, 101, 124, 137, 100, 127, -1, -1, -1, -1, 136, -1, 25, -1, 9, 173, 90, 95, 93),
+    (3, 13): (71, 53, -1, -1, -1, 57, -1, -1, 34, 82, -1, 91, 92, 85, 84, 83, 87, -1, 88, -1, -1, -1, -1, 5, -1, 30, 55, 114, 108, 72),
+    (3, 14): (69, 52, -1, -1, -1, 55, -1, -1, 33, 80, -1, 92, 93, 84, 83, 82, 88, 86, 89, 87, 94, -1, -1, -1, -1, 27, 53, 116, 110, 70),
 }
 
 
@@ -742,7 +742,7 @@ class _LazyName(str):
             return _raising(ImportCycleError(
                 f'cannot import name {lazy._name!r} (most likely due to a circular import)',
                 name=lazy._base or lazy._name))
-        exc = _settle(self, namespace)
+        exc = _settle(self, namespace, frame)
         if exc is not None:
             return _raising(exc)
         # the dict has changed: the lookup in progress starts again and
@@ -804,8 +804,9 @@ def _star_import(frame) -> bool:
 _live_keys: dict[int, int] = {}
 
 
-def _settle(key: _LazyName, namespace: dict) -> 'BaseException | None':
-    """replace `key` in `namespace` by a plain key and its real value"""
+def _settle(key: _LazyName, namespace: dict, frame=None) -> 'BaseException | None':
+    """replace `key` in `namespace` by a plain key and its real value
+    (`frame`: the one whose load this is, if known)"""
     current = namespace.get(key, _MISSING)  # finds `key` itself by identity
     if current is _MISSING:  # a copy of the dict: only the original reifies
         return None
@@ -829,32 +830,84 @@ def _settle(key: _LazyName, namespace: dict) -> 'BaseException | None':
             return exc
     with _binding_lock:
         if (key.lazy is lazy or not home) and namespace.get(key, _MISSING) is not _MISSING:
-            if home:
-                # The value replaced in place, under the same key object: the
-                # entry keeps its place, so that an iteration over the dict in
-                # progress (a comprehension over globals().items() that uses
-                # the name) goes on as on 3.15. The key turns plain at the
-                # rebuild; until then its __eq__ answers at once (lazy None).
+            in_loop = home and frame is not None and _in_dict_loop(frame)
+            if in_loop:
+                # The load is inside a for loop that may iterate this very
+                # dict (a comprehension over globals().items() that uses the
+                # name, as tkinter has): the value replaced in place, under
+                # the same key object, so that the entry keeps its place and
+                # the iteration goes on as on 3.15. The rebuilder makes the
+                # key plain once no such loop runs; until then the name's
+                # lookups pass through __eq__, which answers at once.
                 namespace[key] = current
-                key.lazy = None
                 _unswapped.append((namespace, key, current))
+            else:
+                # Delete then insert under a plain key, as one C call:
+                # neither frees the table that the lookup in progress (ours)
+                # reads (a resize makes the new table before freeing the
+                # old); a rebuild here would. The name moves to the end.
+                any(map(_call, (partial(namespace.__delitem__, key),
+                                partial(namespace.__setitem__, sys.intern(str(key)), current))))
+            if home:
+                key.lazy = None
                 left = _live_keys.get(id(namespace), 1) - 1
                 if left > 0:
                     _live_keys[id(namespace)] = left
+                    if in_loop:
+                        _rebuild_soon()
                 else:
                     _live_keys.pop(id(namespace), None)
                     _dirty[id(namespace)] = namespace
-                _rebuild_soon()
-            else:
-                # a copy `import *` made: delete then insert under a plain
-                # key, as one C call; neither frees the table that the lookup
-                # in progress (ours) reads (a resize makes the new table
-                # before freeing the old); a rebuild here would
-                any(map(_call, (partial(namespace.__delitem__, key),
-                                partial(namespace.__setitem__, sys.intern(str(key)), current))))
+                    _rebuild_soon()
+            else:  # a copy `import *` made
                 _dirty[id(namespace)] = namespace
                 _rebuild_soon()
     return None
+
+
+# what a for loop's iterable may be made with when it iterates a module dict
+_DICT_ITERATION_NAMES = frozenset(('items', 'keys', 'values', 'globals', 'vars', '__dict__'))
+_COMPREHENSIONS = frozenset(('<listcomp>', '<setcomp>', '<dictcomp>', '<genexpr>'))
+_FOR_ITER = _op['FOR_ITER']
+_FOR_ITER_TARGET = (2 + (2 if sys.version_info >= (3, 12) else 0),  # bytes to the next instruction
+                    1 if sys.version_info < (3, 10) else 2)  # bytes per unit of the jump
+
+
+def _in_dict_loop(frame) -> bool:
+    """is `frame` in a for loop that may iterate its module's dict? (a
+    heuristic, read without decoding each instruction: in a for loop, in code
+    that names a way to iterate a dict: `items`, `globals`, `__dict__`, ...)"""
+    code = frame.f_code
+    if _DICT_ITERATION_NAMES.isdisjoint(code.co_names) and not (
+            # 3.9-3.11: a comprehension is a function given its iterator
+            code.co_name in _COMPREHENSIONS and
+            type(frame.f_locals.get('.0')).__name__.startswith('dict_')):
+        return False
+    raw, lasti = code.co_code, frame.f_lasti
+    opcode = bytes((_FOR_ITER,))
+    at = raw.find(opcode)
+    while 0 <= at < lasti:
+        if not at & 1:
+            arg, prefix = raw[at + 1], at - 2
+            while prefix >= 0 and raw[prefix] == _EXTENDED_ARG:
+                arg |= raw[prefix + 1] << (8 * ((at - prefix) // 2))
+                prefix -= 2
+            if at + _FOR_ITER_TARGET[0] + arg * _FOR_ITER_TARGET[1] > lasti:
+                return True
+        at = raw.find(opcode, at + 1)
+    return False
+
+
+def _iterated() -> set:
+    """ids of the module dicts that a for loop running now, in any thread,
+    may iterate (see _in_dict_loop)"""
+    found = set()
+    for frame in sys._current_frames().values():
+        while frame is not None:
+            if _in_dict_loop(frame):
+                found.add(id(frame.f_globals))
+            frame = frame.f_back
+    return found
 
 
 # clear() then update() as one C call, so that no other thread runs between
@@ -890,10 +943,10 @@ def _rebuilt(namespace: dict) -> None:
 # reification in a module, while the thread that reified goes on.
 
 _dirty: dict[int, dict] = {}  # namespaces to rebuild, by id; under _binding_lock
-# (namespace, key, value) of keys settled in place, not yet plain; under
-# _binding_lock. Each costs its name a Python __eq__ call per lookup until the
-# rebuilder swaps it, which is soon, and not inside the lookup that settled it
-# (where an iteration of the dict may be in progress: see _settle)
+# (namespace, key, value) of keys settled in place because a for loop that
+# may iterate `namespace` was running (see _settle); under _binding_lock. Each
+# costs its name a Python __eq__ call per lookup until the rebuilder swaps it,
+# once no such loop runs; until then the dict is not rebuilt either
 _unswapped: list = []
 _LINGER = 20  # idle rounds of 1 ms before the rebuilder exits (one start per burst)
 _rebuilder_running = allocate_lock()  # held while a rebuilder thread runs
@@ -933,7 +986,10 @@ def _rebuild_pending() -> None:
     with _binding_lock:
         if _in_lookup():
             return
+        iterated = _iterated()
         for key, namespace in list(_dirty.items()):
+            if key in iterated:
+                continue  # a loop may iterate it: not before that is done
             del _dirty[key]
             # (once per module, in this thread: a key still lazy, or copied
             # while lazy, keeps the dict as it is)
@@ -944,10 +1000,16 @@ def _rebuild_pending() -> None:
 
 def _swap_pending() -> None:
     """(called with _binding_lock held)"""
+    if not _unswapped:
+        return
     swaps = _unswapped[:]
     del _unswapped[:]
-    for namespace, key, value in swaps:
-        _make_plain(namespace, key, value)
+    iterated = _iterated()
+    for swap in swaps:
+        if id(swap[0]) in iterated:
+            _unswapped.append(swap)  # not while a loop may iterate the dict
+        else:
+            _make_plain(*swap)
 
 
 def _rebuilder() -> None:
@@ -958,19 +1020,21 @@ def _rebuilder() -> None:
     try:
         while True:
             # first a pause: the thread that started this one (3.13+ hands it
-            # the GIL at the start) or swapped a key goes on with its lookup,
-            # and with any iteration of that dict the lookup is inside
-            _sleep(0.001)
+            # the GIL at the start) goes on with its lookup
+            _sleep(0.001 if idle < 3 else 0.02)
             with _binding_lock:
-                if _stop_rebuilder or (idle > _LINGER and not (_unswapped or _dirty)):
+                if _stop_rebuilder or (idle > _LINGER and not _dirty and not _unswapped):
                     # released under _binding_lock: _rebuild_soon, which
                     # holds it, sees either this thread going on or none
                     _rebuilder_running.release()
                     return
-                idle = 0 if _unswapped or _dirty else idle + 1
+                waiting = len(_unswapped) + len(_dirty)
                 _swap_pending()
             if _dirty:
-                _rebuild_pending()  # (may leave them: a thread was inside a lookup)
+                _rebuild_pending()  # (may leave them: a thread inside a lookup, a loop)
+            # idle: nothing done this round (only loops to wait for: a poll
+            # every 20 ms from the third such round)
+            idle = 0 if len(_unswapped) + len(_dirty) < waiting else idle + 1
     except BaseException:
         # at interpreter exit a daemon thread can find modules torn down: a
         # rebuild is only an optimization, and nothing may reach stderr

@@ -239,3 +239,21 @@ print(rpkg3.c_mod3.__name__, rpkg3.C)
     'rpkg2/__init__.py': "from .sub import D\n",
     'rpkg2/sub.py': "V = 2\nD = 3\n",
 }, env={'PYTHON_LAZY_IMPORTS': 'all'})
+
+# trio under mode "all" (pytest, 3.12): fixup_module_metadata iterates
+# another module's dict over several thread switches; the keys that module's
+# first uses settled must not move under it
+case('slow_iteration_over_module_dict', '''\
+import time
+import itermod
+seen = []
+for name, obj in vars(itermod).items():
+    time.sleep(0.002)   # thread switches: the rebuilder runs
+    seen.append(name)
+# (sorted: the order of a module's dict after a first use is a documented difference)
+print(sorted(n for n in seen if not n.startswith('__')))
+print(itermod.heavy.X, itermod.Y)
+''', files={
+    'itermod.py': "{COOKIE}\nlazy import heavy\nlazy from other import Y\nlazy import json\n"
+                  "A = heavy.X\nB = Y\nfor k in ('a', 'b'):\n    C = json.dumps(k)\n",
+})
