@@ -185,6 +185,8 @@ _ATTRIBUTE_GETTERS = (getattr, hasattr, ModuleType.__getattribute__, object.__ge
 _PTH_LAZY_IMPORT = vars(__import__('builtins')).get('__lazy_import__')
 if getattr(_PTH_LAZY_IMPORT, '__lazy_codec__', None) is not True:
     _PTH_LAZY_IMPORT = _MISSING
+_NATIVE_LAZY_IMPORT = vars(__import__('builtins')).get('__lazy_import__', _MISSING) \
+    if sys.version_info >= (3, 15) else _MISSING  # the interpreter's own
 
 # lazy_codec._report.Recorder while a report is asked for, else None
 recorder = None
@@ -1398,20 +1400,24 @@ def _at_module_level(frame) -> bool:
     as its caller, as 3.12+ runs it inline"""
     while frame.f_code.co_name in _COMPREHENSIONS:
         frame = frame.f_back
-    if frame.f_code.co_flags & _CO_OPTIMIZED:
+    code = frame.f_code
+    if code.co_flags & _CO_OPTIMIZED:
         return False
-    namespace = frame.f_locals
-    if type(namespace) is not dict:  # 3.13+: a proxy while an inline comprehension runs
-        return frame.f_code.co_name == '<module>'
-    return namespace is frame.f_globals
+    if frame.f_locals is frame.f_globals:
+        return True
+    # 3.12+, inside a comprehension run inline: f_locals is a copy (3.12) or
+    # a proxy (3.13+) that adds the comprehension's variables, which are the
+    # only variables a module's code has
+    return sys.version_info >= (3, 12) and code.co_name == '<module>' and bool(code.co_varnames)
 
 
 def _replaced_lazy_import(frame):
-    """builtins.__lazy_import__ as `frame` sees it, when it is not ours"""
+    """builtins.__lazy_import__ as `frame` sees it, when it is not ours (nor,
+    on 3.15+, where only bytecode cached by 0.1 runs here, the interpreter's)"""
     builtins = frame.f_builtins
     hook = builtins.get('__lazy_import__') if type(builtins) is dict else \
         getattr(builtins, '__lazy_import__', None)
-    if hook is None or hook is __lazy_import__ or hook is _PTH_LAZY_IMPORT:
+    if hook is None or hook is __lazy_import__ or hook is _PTH_LAZY_IMPORT or hook is _NATIVE_LAZY_IMPORT:
         return None
     return hook
 
