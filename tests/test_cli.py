@@ -1,5 +1,6 @@
 """python -m lazy_codec: show, check, run."""
 import os
+import re
 import subprocess
 import sys
 
@@ -42,10 +43,14 @@ def test_run_without_site(tmp_path):
     script.write_text(COOKIE + 'lazy import json\nimport sys\n'
                       'print("json" in sys.modules, sys.argv[1:], json.dumps(1), "json" in sys.modules)\n')
     env = dict(os.environ, PYTHONPATH=ROOT)
-    plain = subprocess.run([sys.executable, '-S', str(script)], capture_output=True, text=True, env=env)
-    assert plain.returncode != 0 and 'lazy' in plain.stderr
+    plain = subprocess.run([sys.executable, '-S', str(script)], capture_output=True, text=True, env=env,
+                           timeout=60)
+    # the interpreter's own words for an encoding it cannot find (3.9-3.13:
+    # "encoding problem: lazy", 3.14: "unknown encoding: lazy")
+    assert plain.returncode == 1 and plain.stdout == '', plain.stderr
+    assert re.search(r'^SyntaxError: (encoding problem|unknown encoding): lazy$', plain.stderr, re.M), plain.stderr
     ran = subprocess.run([sys.executable, '-S', '-m', 'lazy_codec', 'run', str(script), 'a'],
-                         capture_output=True, text=True, env=env)
+                         capture_output=True, text=True, env=env, timeout=60)
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout == "False ['a'] 1 True\n"
 
@@ -63,7 +68,7 @@ main()
 @pytest.mark.skipif(sys.version_info >= (3, 15), reason='the backport runtime is not used on 3.15+')
 def test_report_json(tmp_path):
     (tmp_path / 'app.py').write_text(REPORTED)
-    proc = subprocess.run([sys.executable, '-m', 'lazy_codec', 'report', '--json', 'app.py'],
+    proc = subprocess.run([sys.executable, '-m', 'lazy_codec', 'report', '--json', 'app.py'], timeout=60,
                           cwd=tmp_path, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     import json
@@ -79,7 +84,7 @@ def test_report_json(tmp_path):
 def test_report_from_environment(tmp_path):
     (tmp_path / 'app.py').write_text(REPORTED)
     env = {k: v for k, v in os.environ.items() if not k.startswith('PYTHON')}
-    proc = subprocess.run([sys.executable, 'app.py'], cwd=tmp_path, capture_output=True, text=True,
+    proc = subprocess.run([sys.executable, 'app.py'], cwd=tmp_path, capture_output=True, text=True, timeout=60,
                           env=dict(env, LAZY_CODEC_REPORT='1', COLUMNS='100'))
     assert proc.returncode == 0, proc.stderr
     lines = proc.stderr.splitlines()
