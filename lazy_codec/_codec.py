@@ -3,7 +3,7 @@
 The import system decodes with `decode`; a script run directly, and
 `linecache` (tracebacks, inspect, pdb), with the incremental decoder.
 Readers that show the source to a person get it as written: see
-`_for_display`.  On 3.15 and later the interpreter parses `lazy` itself and
+`_reader` and `_DISPLAY_READERS`.  On 3.15 and later the interpreter parses `lazy` itself and
 the codec is plain UTF-8.
 """
 import codecs

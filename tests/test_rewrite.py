@@ -120,3 +120,10 @@ def test_own_error_first():
     with pytest.raises(SyntaxError) as raised:
         compile(out, 'm.py', 'exec')
     assert raised.value.lineno == 1 and 'lazy' not in raised.value.msg
+
+
+def test_only_ast_flag_is_the_interpreters():
+    # written out in _rewrite so that the decoder does not import ast
+    import ast
+    from lazy_codec import _rewrite
+    assert _rewrite._ONLY_AST == ast.PyCF_ONLY_AST
