@@ -12,12 +12,18 @@ import sys as _sys
 # object is a module outside sys.modules whose first use of a name loads the
 # runtime.  Bytecode cached by 0.1 imports the same names from ENTRY_MODULE.
 ENTRY_NAME = '__lazy_codec_abi1__'
-ENTRY_POINTS = ('lazy_import', 'lazy_from', 'maybe_lazy_import', 'maybe_lazy_from', 'syntax_error',
-                'dunder_lazy_import')  # (the last: builtins.__lazy_import__ until the runtime loads)
+ENTRY_POINTS = ('lazy_import', 'lazy_from', 'maybe_lazy_import', 'maybe_lazy_from', 'syntax_error')
 ENTRY_MODULE = 'lazy_codec._abi1'
 
 
-def _entry_point(name):
+def _entry_point(*args, **kwargs):
+    """the entry object's __getattr__ (args: the name); and, until the runtime
+    is loaded, builtins.__lazy_import__ as the .pth makes it: this, through
+    the .pth's `entry`, bound to the entry object (args: it, then the call's)"""
+    name = args[0]
+    if type(name) is not str:
+        runtime = _sys.modules['_frozen_importlib']._gcd_import('lazy_codec._runtime')
+        return runtime.dunder_lazy_import(_sys._getframe(2), args[1:], kwargs)
     if name in ENTRY_POINTS:
         # not an import statement: a replaced builtins.__import__ sees none
         runtime = _sys.modules['_frozen_importlib']._gcd_import('lazy_codec._runtime')

@@ -180,10 +180,11 @@ _WIDE_ATTRS = sys.version_info >= (3, 12)  # LOAD_ATTR's low bit: a method and s
 _CACHES = sys.version_info >= (3, 11)  # inline caches: opcode 0 in co_code
 _ATTRIBUTE_GETTERS = (getattr, hasattr, ModuleType.__getattribute__, object.__getattribute__)
 
-# the .pth's builtins.__lazy_import__, which loads this module at its first
-# call and calls dunder_lazy_import; replaced by ours then (see _install_api)
+# the .pth's builtins.__lazy_import__ (its `entry` bound to the entry object,
+# see lazy_codec._entry_point), which loads this module at its first call and
+# calls dunder_lazy_import; replaced by ours then (see _install_api)
 _PTH_LAZY_IMPORT = vars(__import__('builtins')).get('__lazy_import__')
-if getattr(_PTH_LAZY_IMPORT, '__lazy_codec__', None) is not True:
+if getattr(_PTH_LAZY_IMPORT, '__self__', None) is not vars(__import__('builtins')).get(ENTRY_NAME):
     _PTH_LAZY_IMPORT = _MISSING
 _NATIVE_LAZY_IMPORT = vars(__import__('builtins')).get('__lazy_import__', _MISSING) \
     if sys.version_info >= (3, 15) else _MISSING  # the interpreter's own
@@ -1477,14 +1478,19 @@ def syntax_error(msg: str, lineno: int, offset: int, end_lineno: int, end_offset
 
 
 def entry_point(name: str):
-    """the function rewritten code calls as `__lazy_codec_abi1__.<name>`; all
-    of them are put on that object now, so that later uses find them there"""
-    import builtins
-    entry = vars(builtins).get(lazy_codec.ENTRY_NAME)
+    """the function rewritten code calls as `__lazy_codec_abi1__.<name>`"""
+    return _fill_entry()[name]
+
+
+def _fill_entry() -> dict:
+    """every entry point put on the builtin entry object, so that rewritten
+    code finds them there (no import statement: a replaced __import__ sees
+    none); done when this module loads, whatever loads it"""
+    entry = vars(sys.modules['builtins']).get(lazy_codec.ENTRY_NAME)
     functions = {point: globals()[point] for point in ENTRY_POINTS}
     if entry is not None:
         vars(entry).update(functions)
-    return functions[name]
+    return functions
 
 
 def _install_api() -> None:
@@ -1504,4 +1510,5 @@ def _install_api() -> None:
         builtins.__lazy_import__ = __lazy_import__  # (not one the program put there)
 
 
+_fill_entry()
 _install_api()

@@ -8,8 +8,9 @@
 # -X lazy_imports / PYTHON_LAZY_IMPORTS / LAZY_CODEC_* only when one is set.
 # It makes the builtin through which rewritten code reaches the runtime with
 # no import (lazy_codec/__init__.py does the same where no .pth ran), and
-# 3.15's builtins ImportCycleError and __lazy_import__ (which loads the
-# runtime at its first call; the runtime then puts its own there).
+# 3.15's builtins ImportCycleError and __lazy_import__ (until the runtime,
+# which puts its own there, is loaded by its first call: `entry` bound to the
+# entry object, no function of its own to compile at every start).
 # With `install` among the arguments, it loads the codec before pip installs
 # anything (pip compiles there, and 26.3 blocks imports while installing).
 import os, sys
@@ -31,12 +32,8 @@ def api(name):
     raise AttributeError("module 'sys' has no attribute %r" % name)
 
 
-def entry(name):
-    return sys.modules['_frozen_importlib']._gcd_import('lazy_codec')._entry_point(name)
-
-
-def __lazy_import__(*args, **kwargs):
-    return sys.modules['builtins'].__lazy_codec_abi1__.dunder_lazy_import(sys._getframe(1), args, kwargs)
+def entry(*a, **k):
+    return sys.modules['_frozen_importlib']._gcd_import('lazy_codec')._entry_point(*a, **k)
 
 
 codecs.register(search)
@@ -46,8 +43,7 @@ builtins.__lazy_codec_abi1__.__getattr__ = entry
 if sys.version_info < (3, 15):
     vars(sys)['__getattr__'] = api
     builtins.ImportCycleError = type('ImportCycleError', (ImportError,), {'__doc__': 'Import produces a cycle.', '__module__': 'builtins'})
-    __lazy_import__.__lazy_codec__ = True
-    builtins.__lazy_import__ = __lazy_import__
+    builtins.__lazy_import__ = entry.__get__(builtins.__lazy_codec_abi1__)
     if 'lazy_imports' in sys._xoptions or 'PYTHON_LAZY_IMPORTS' in os.environ or \
             'LAZY_CODEC_LAZY_MODULES' in os.environ or 'LAZY_CODEC_REPORT' in os.environ:
         try:
