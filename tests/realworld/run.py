@@ -562,6 +562,13 @@ def main(argv=None):
         else:
             dirty = run(['git', 'status', '--porcelain', '--', 'lazy_codec', 'setup.py', 'setup.cfg', 'pth'], cwd=ROOT)
             git += '+worktree' + (' (modified)' if dirty.stdout.strip() else '')
+        # one wheel, built here, installed in every venv: builds from one
+        # source tree side by side share its build/ directory and collide
+        wheels = tempfile.mkdtemp(prefix='lazy_codec-wheel-', dir=WORK)
+        built = run([sys.executable, '-m', 'pip', 'wheel', '-q', '--no-deps', '-w', wheels, source])
+        if built.returncode != 0:
+            raise SystemExit(f'building lazy_codec failed:\n{built.stdout}{built.stderr}')
+        (source,) = glob.glob(os.path.join(wheels, 'lazy_codec-*.whl'))
         records = {v: {'python': interpreters[v]} for v in all_versions}
         # venvs: two at a time (pip is mostly network and one core)
         with concurrent.futures.ThreadPoolExecutor(max(1, min(args.jobs, 2))) as pool:
