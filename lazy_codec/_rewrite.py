@@ -16,6 +16,7 @@ _ONLY_AST = 0x400  # ast.PyCF_ONLY_AST: the parser's errors, not the compiler's
 
 # a module that names this may make its plain imports lazy: all of it is read
 LAZY_MODULES_NAME = '__lazy_modules__'
+SET_MODE_NAME = 'set_lazy_imports'  # a module that switches the mode: its plain imports decide at run time
 
 _SCOPE_WORDS = {'def': 'functions', 'class': 'classes'}
 _TRY_WORDS = frozenset(('try', 'except', 'finally'))
@@ -765,7 +766,7 @@ def rewrite(text: str, first_line: int = 1, every_import: bool = False) -> str:
     """the source the compiler sees for `text`, a module with the cookie
     whose first line is the file's line `first_line`; `every_import` (mode
     "all") makes every eligible plain import potentially lazy"""
-    plain = every_import or LAZY_MODULES_NAME in text
+    plain = every_import or LAZY_MODULES_NAME in text or SET_MODE_NAME in text
     last = _last_candidate(text)
     if last < 0 and not plain:
         return text

@@ -1036,3 +1036,21 @@ print(pkg.sub.Z)
 # more cases live beside this file, one topic each
 import cases_faults  # noqa: E402,F401  (reliability: failures, threads, reload, ...)
 import cases_realcode  # noqa: E402,F401  (reduced from real packages)
+
+# GlobalLazyImportModeTests.test_global_on: the module that switches the mode
+# has its own plain imports after the switch lazy (and the filter asked)
+case('mode_set_at_run_time_own_imports', '''\
+import sys, probe
+seen = []
+sys.set_lazy_imports_filter(lambda importer, name, fromlist: seen.append((importer, name, fromlist)) or True)
+import heavy
+print(probe.kind(globals(), 'heavy'), probe.loaded())
+sys.set_lazy_imports('all')
+import other
+from pkg import sub
+print(probe.kind(globals(), 'other'), probe.kind(globals(), 'sub'), probe.loaded(), seen)
+print(other.Y, sub.Z, probe.loaded())
+sys.set_lazy_imports('normal')
+import colorsys
+print(probe.kind(globals(), 'colorsys'))
+''')

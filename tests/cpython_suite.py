@@ -112,9 +112,6 @@ CATEGORIES = [
     (DOCUMENTED + "a lazy object first used at interpreter exit, after the modules "
      "were torn down (a contextvar's __del__), is not resolved: the runtime is "
      "Python code, gone by then", {"test_resolve"}),
-    (DOCUMENTED + "a module's plain imports after its own sys.set_lazy_imports('all') "
-     "stay eager unless the file mentions __lazy_modules__ (the rewrite decides "
-     "which imports can become lazy at run time)", {"test_global_on"}),
     (REAL + "'lazy import a.b.c' with a.b a module (not a package) that has an "
      "attribute c: a.b.c is the attribute, 3.15 raises ModuleNotFoundError "
      "('a.b' is not a package)", {"test_invalid_descendant_retries"}),
