@@ -540,12 +540,16 @@ def _import_target(lazy: LazyImportType):
         except BaseException as exc:
             return None, _chained(exc, lazy, None, handling is not None)
     code = _statement_code(lazy._statement, lazy._filename, lazy._lineno)
-    namespace: dict[str, object] = {'g': lazy._globals}  # (read by __lazy_import__'s statements)
+    # the statement's locals, which a replaced __import__ gets: the module's
+    # globals, as on 3.15 (click's own import test reads `__name__` there),
+    # with the statement's own store kept apart; __lazy_import__'s statements
+    # pass `g` themselves
+    namespace = {'g': lazy._globals} if '__import__(' in lazy._statement else _ModuleLocals(lazy._globals)
     try:
         if lazy._base is not None:
             _import_named_submodule(lazy)
         exec(code, lazy._globals, namespace)
-        value = namespace['v']
+        value = dict.__getitem__(namespace, 'v')
         if type(value) is LazyImportType:  # what a replaced __import__ returned
             value = value.resolve()
         if lazy._submodule is not None and lazy._statement.startswith('import '):
@@ -559,6 +563,46 @@ def _import_target(lazy: LazyImportType):
         lazy_modules.discard(lazy._name)
     _attach_submodules(lazy._submodule or lazy._base or lazy._name, lazy)
     return value, None
+
+
+class _ModuleLocals(dict):
+    """a reified statement's locals: reads see the module's globals, as a
+    module-level statement's locals are its globals; the statement's own
+    store (`v`) stays in this dict"""
+    __slots__ = ('_globals',)
+
+    def __init__(self, globals_: dict) -> None:
+        self._globals = globals_
+
+    def __getitem__(self, key):
+        return self._globals[key]
+
+    def get(self, key, default=None):
+        return self._globals.get(key, default)
+
+    def __contains__(self, key):
+        return key in self._globals
+
+    def __iter__(self):
+        return iter(self._globals)
+
+    def __len__(self):
+        return len(self._globals)
+
+    def keys(self):
+        return self._globals.keys()
+
+    def items(self):
+        return self._globals.items()
+
+    def values(self):
+        return self._globals.values()
+
+    def __repr__(self):
+        return repr(self._globals)
+
+
+_ModuleLocals.__name__ = _ModuleLocals.__qualname__ = 'dict'  # as type(locals) shows on 3.15
 
 
 def _check_package(top, dotted: str) -> None:

@@ -257,3 +257,23 @@ print(itermod.heavy.X, itermod.Y)
     'itermod.py': "{COOKIE}\nlazy import heavy\nlazy from other import Y\nlazy import json\n"
                   "A = heavy.X\nB = Y\nfor k in ('a', 'b'):\n    C = json.dumps(k)\n",
 })
+
+# click's own test_light_imports, lazified or in mode "all": a replaced
+# builtins.__import__ that reads its third argument (locals) when truthy
+case('replaced_import_sees_reification_locals', '''\
+import builtins
+real_import = builtins.__import__
+seen = []
+def tracking_import(name, globals=None, locals=None, fromlist=(), level=0):
+    if name in ('heavy', 'other'):
+        seen.append((name, type(locals).__name__, bool(locals), locals and locals['__name__'],
+                     locals and 'seen' in locals, (globals or {}).get('__name__'), fromlist, level))
+    return real_import(name, globals, locals, fromlist, level)
+lazy import heavy
+lazy from other import Y
+builtins.__import__ = tracking_import
+print(heavy.X, Y)
+builtins.__import__ = real_import
+for entry in seen:
+    print(entry)
+''')
