@@ -277,3 +277,22 @@ builtins.__import__ = real_import
 for entry in seen:
     print(entry)
 ''')
+
+# the same from the other side: a loop in another module iterates a module's
+# dict while that module's names are first used inside a dict loop of its own
+case('first_use_in_dict_loops_of_two_modules', '''\
+import time
+import loopmod
+seen = []
+for name, obj in vars(loopmod).items():
+    if name == 'run':
+        obj()           # loopmod's own loop over its globals first-uses its names
+    time.sleep(0.002)   # thread switches: the rebuilder runs
+    seen.append(name)
+print(sorted(n for n in seen if not n.startswith('__')))
+print(loopmod.heavy.X, loopmod.Y, loopmod.found)
+''', files={
+    'loopmod.py': "{COOKIE}\nlazy import heavy\nlazy from other import Y\nfound = []\n"
+                  "def run():\n    for k, v in list(globals().items()):\n"
+                  "        if k in ('heavy', 'Y'):\n            found.append((k, heavy.X, Y))\n",
+})
