@@ -15,7 +15,6 @@ import sys
 from _functools import partial
 from _operator import attrgetter, index as _index, methodcaller
 from _thread import RLock, allocate_lock, get_ident as _get_ident, start_new_thread as _start_thread
-from time import sleep as _sleep
 from types import ModuleType, TracebackType
 
 lazy_codec = sys.modules['lazy_codec']  # (imported first, as our package)
@@ -997,6 +996,10 @@ _dirty: dict[int, dict] = {}  # namespaces to rebuild, by id; under _binding_loc
 _unswapped: list = []
 _LINGER = 20  # idle rounds of 1 ms before the rebuilder exits (one start per burst)
 _rebuilder_running = allocate_lock()  # held while a rebuilder thread runs
+# what the rebuilder waits on between rounds: held, except when released to
+# wake it at once (_stop_rebuilding: an exit or a fork must not wait a round)
+_rebuilder_wakeup = allocate_lock()
+_rebuilder_wakeup.acquire()
 _stop_rebuilder = False  # set to make it exit early (before a fork)
 
 
@@ -1068,7 +1071,7 @@ def _rebuilder() -> None:
         while True:
             # first a pause: the thread that started this one (3.13+ hands it
             # the GIL at the start) goes on with its lookup
-            _sleep(0.001 if idle < 3 else 0.02)
+            _rebuilder_wakeup.acquire(True, 0.001 if idle < 3 else 0.02)
             with _binding_lock:
                 if _stop_rebuilder or (idle > _LINGER and not _dirty and not _unswapped):
                     # released under _binding_lock: _rebuild_soon, which
@@ -1095,8 +1098,11 @@ def _stop_rebuilding() -> None:
     global _stop_rebuilder
     if _rebuilder_running.locked():
         _stop_rebuilder = True
+        if _rebuilder_wakeup.locked():
+            _rebuilder_wakeup.release()
         with _rebuilder_running:  # wait until it has exited
             pass
+        _rebuilder_wakeup.acquire(False)  # held again, if the thread did not take the wake-up
         _stop_rebuilder = False
 
 
