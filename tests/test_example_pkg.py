@@ -91,10 +91,16 @@ def test_installed_with_lazy_codec_compileall_after_install(tmp_path, wheels):
     # what the README says to do after such an install
     package = os.path.join(site_packages(python), 'lazy_example')
     check([python, '-m', 'compileall', '-q', package])
+    assert_bytecode_serves_starts(python, pycs, tmp_path)
+
+
+def assert_bytecode_serves_starts(python, pycs, tmp_path):
+    """the example's bytecode is all there, a start decodes nothing, the
+    example runs lazily, and those starts (which may write bytecode) found
+    it valid: nothing was written again"""
     missing = [pyc for pyc in pycs if not os.path.exists(pyc)]
     assert not missing, missing
     written = {pyc: open(pyc, 'rb').read() for pyc in pycs}
     assert not decodes_at_start(python, tmp_path)
     assert_example_runs_lazily([python, '-m', 'lazy_example'], tmp_path)
-    # starts that may write bytecode found it valid: nothing was written again
     assert {pyc: open(pyc, 'rb').read() for pyc in pycs} == written

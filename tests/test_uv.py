@@ -17,7 +17,8 @@ import sys
 
 import pytest
 
-from test_example_pkg import assert_example_runs_lazily, decodes_at_start, pyc_files
+from test_example_pkg import (assert_bytecode_serves_starts, assert_example_runs_lazily,
+                              decodes_at_start, pyc_files)
 from test_install import PTH, REPO, assert_lazy_import_works, check, output, site_packages
 
 
@@ -147,13 +148,7 @@ def test_uv_compile_bytecode_in_the_run_that_installs_lazy_codec(uv, tmp_path, w
     # (pip, in its own process, cannot: see test_example_pkg.py)
     uv('pip', 'install', '-q', '--python', python, '--no-index', '--find-links', wheels,
        '--compile-bytecode', 'lazy_example')
-    pycs = pyc_files(python)
-    missing = [pyc for pyc in pycs if not os.path.exists(pyc)]
-    assert not missing, missing
-    written = {pyc: open(pyc, 'rb').read() for pyc in pycs}
-    assert not decodes_at_start(python, tmp_path)
-    assert_example_runs_lazily([python, '-m', 'lazy_example'], tmp_path)
-    assert {pyc: open(pyc, 'rb').read() for pyc in pycs} == written
+    assert_bytecode_serves_starts(python, pyc_files(python), tmp_path)
 
 
 def test_uv_pip_install_without_compile_bytecode_writes_none(uv, tmp_path, wheels):
