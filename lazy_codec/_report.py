@@ -120,8 +120,8 @@ def _fit(text: str, width: int) -> str:
 def enable(destination: str = '1') -> Recorder:
     """record from now on; print the report at exit"""
     import atexit
-    from lazy_codec import _runtime
-    recorder = _runtime.recorder = Recorder()
+    from lazy_codec import _binding
+    recorder = _binding.recorder = Recorder()
 
     def at_exit() -> None:
         import json

@@ -464,7 +464,7 @@ def test_runs_like_eager(prog, how):
 
 
 # -- the bug that (d) found (fixed) -------------------------------------------------
-# 3.11-3.14: _LazyName.__eq__ rebuilt the module dict in the middle of the C
+# 3.11-3.14: LazyName.__eq__ rebuilt the module dict in the middle of the C
 # lookup that called it; in a module with some 15-35 globals the lookup then
 # missed (NameError for a bound lazy name) or read freed memory (SIGSEGV).
 

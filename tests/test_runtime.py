@@ -9,6 +9,10 @@ import pytest
 
 COOKIE = '# -*- coding: lazy -*-\n'
 NATIVE = sys.version_info >= (3, 15)
+# the modules of the runtime that rewritten code calls, and their files
+RUNTIME_MODULES = {'lazy_codec._runtime', 'lazy_codec._binding', 'lazy_codec._bytecode',
+                   'lazy_codec._modules', 'lazy_codec._rebuilder', 'lazy_codec._reify'}
+RUNTIME_FILES = tuple(os.path.join(*name.split('.')) + '.py' for name in sorted(RUNTIME_MODULES))
 
 
 def run(tmp_path, files, main='main.py'):
@@ -42,7 +46,7 @@ def test_fast_form_after_last_use(tmp_path):
         print([k for k in globals() if 'lazy_codec' in k])
     ''')})
     assert out.splitlines() == [
-        "['_LazyName', 'str'] True",
+        "['LazyName', 'str'] True",
         "['str'] True",
         '[]',
     ]
@@ -138,12 +142,12 @@ def test_mode_all_stdlib_heavy_imports(tmp_path):
 
 @pytest.mark.skipif(NATIVE, reason='the backport runtime is not used on 3.15+')
 def test_load_opcodes_are_the_interpreters(tmp_path):
-    # the table written out in _runtime (to spare importing `opcode`)
+    # the table written out in _bytecode (to spare importing `opcode`)
     out = run(tmp_path, {'main.py': textwrap.dedent('''\
         import opcode
-        from lazy_codec import _runtime
-        want = frozenset(opcode.opmap[n] for n in _runtime.LOAD_OPNAMES if n in opcode.opmap)
-        print(_runtime._load_ops == want, _runtime.LOAD_OPS.get(__import__("sys").version_info[:2]) is not None)
+        from lazy_codec import _bytecode
+        want = frozenset(opcode.opmap[n] for n in _bytecode.LOAD_OPNAMES if n in opcode.opmap)
+        print(_bytecode.LOADS == want, _bytecode.LOAD_OPS.get(__import__("sys").version_info[:2]) is not None)
     ''')})
     assert out == 'True True\n'
 
@@ -154,10 +158,10 @@ def test_call_opcode_table_matches_opcode_module(tmp_path):
     # (no `opcode` import at run time); they must be this interpreter's
     out = run(tmp_path, {'main.py': textwrap.dedent('''\
         import opcode, sys
-        from lazy_codec import _runtime
+        from lazy_codec import _bytecode
         want = tuple(opcode.opmap.get(n, -1) if opcode.opmap.get(n, 256) < 256 else -1
-                     for n in _runtime.CALL_OPNAMES)
-        print(_runtime.CALL_OPS.get(sys.version_info[:2]) == want)
+                     for n in _bytecode.CALL_OPNAMES)
+        print(_bytecode.CALL_OPS.get(sys.version_info[:2]) == want)
     ''')})
     assert out == 'True\n'
 
@@ -227,7 +231,7 @@ def test_lazy_statements_call_no_import(tmp_path):
     # (the codec's own modules too when the files were decoded, not cached)
     # (on 3.15 the codec's package is imported to decode the files, no runtime)
     assert ours - {'lazy_codec._codec', 'lazy_codec._rewrite', 'lazy_codec._lexer'} == (
-        {'lazy_codec'} if NATIVE else {'lazy_codec', 'lazy_codec._runtime'})
+        {'lazy_codec'} if NATIVE else {'lazy_codec'} | RUNTIME_MODULES)
 
 
 @pytest.mark.skipif(NATIVE, reason='the backport runtime is not used on 3.15+')
@@ -254,7 +258,7 @@ def test_work_per_statement_and_first_use_does_not_grow(tmp_path):
             exec(compile(_rewrite.rewrite('lazy import t1\\n'), 'many.py', 'exec'), vars(many))
             counts = []
             def tracer(frame, event, arg):
-                if frame.f_code.co_filename.endswith('_runtime.py'):
+                if frame.f_code.co_filename.endswith({RUNTIME_FILES!r}):
                     if event == 'line':
                         counts[-1].append((frame.f_code.co_name, frame.f_lineno))
                     return tracer
@@ -296,7 +300,7 @@ def test_modules_a_lazy_program_adds(tmp_path, cached):
     for _ in range(2 if cached else 1):
         out = subprocess.run([sys.executable, 'main.py'], cwd=tmp_path, capture_output=True,
                              text=True, env=env, timeout=120, check=True).stdout
-    ours = {'lazy_codec', 'lazy_codec._runtime'}
+    ours = {'lazy_codec'} | RUNTIME_MODULES
     if not cached:
         ours |= {'lazy_codec._codec', 'lazy_codec._lexer', 'lazy_codec._rewrite'}
     # and, where the interpreter did not load them at start, modules built

@@ -1,0 +1,223 @@
+"""Lazy bindings in module dicts, and what a lookup of one does.
+
+A lazy name is bound in its module's dict under a `LazyName` key: a str
+subclass whose hash is the name's, so that every lookup of the name compares
+it, and its `__eq__` runs.  `__eq__` looks at the frame doing the lookup: a
+load of the name (LOAD_NAME, LOAD_GLOBAL, attribute access on the module, ...)
+imports the target and replaces the entry by a plain str key and the real
+object (`settle`); a store, a delete, `globals()[...]` or `in` leave it alone.
+Once a module's last lazy name is gone its dict is rebuilt
+(lazy_codec._rebuilder).  Modules keep their class: `type(mod) is
+types.ModuleType` throughout, as on 3.15 (pickle, cloudpickle and dill
+dispatch on the exact type).
+"""
+import sys
+from _thread import RLock, get_ident
+
+from lazy_codec._bytecode import NAME_LOADS, current_offset, in_dict_loop, is_loading, \
+    is_star_import, reads_key, store_after_call
+from lazy_codec._rebuilder import plain_key, rebuild_later, replace_key, swap_later
+
+# Guards the check-then-replace of a lazy entry in a module dict, so that
+# threads reifying one name at once bind it once, and what waits for the
+# rebuilder.  Never held while importing; re-entrant, as a lookup made under
+# it can run __eq__.
+binding_lock = RLock()
+
+# Live lazy keys per namespace, by id: when a namespace's count falls to 0 it
+# is rebuilt (no scan of the dict at each first use).  Under binding_lock.
+_live_keys: dict = {}
+
+# lazy_codec._report.Recorder while a report is asked for, else None
+recorder = None
+
+_getframe = sys._getframe
+_str_eq = str.__eq__
+_MISSING = object()
+_HANDLE_FROMLIST_CODE = sys.modules['_frozen_importlib']._handle_fromlist.__code__
+
+
+class LazyName(str):
+    """the key of a lazy binding in a module dict (see the module docstring);
+    its attributes: `namespace`, the dict it is bound in; `lazy`, the lazy
+    object until the name is used (then None); `resolving`, the thread that
+    imports the target, while it does; `running`, the partial module a use
+    inside that import was given"""
+
+    def __hash__(self, _getframe=_getframe, _str_hash=str.__hash__):
+        # Called only when this key object itself is looked up (a plain name
+        # has its own hash): `from m import *` and `getattr(m, k) for k in
+        # dir(m)` do, and must reify as on 3.15. (Defaults, not globals: at
+        # exit, module dicts are cleared, this module's too, through their keys)
+        frame = _getframe(0).f_back  # None when hashed by C with no Python caller
+        if frame is not None and frame.f_globals is not _OUR_GLOBALS and self.lazy is not None \
+                and reads_key(frame) and not (self.lazy._attached and is_star_import(frame)):
+            # (of a package without __all__, `import *` copies a submodule's
+            # lazy binding as it is: on 3.15 that binding is not in the
+            # package's dict, and the import does not resolve it)
+            exc = settle(self, self.namespace)
+            if exc is not None:
+                raise exc
+        return _str_hash(self)
+
+    def __eq__(self, other):
+        if _str_eq(self, other) is not True:
+            return False
+        frame = _getframe(1)
+        if self.lazy is None or not is_loading(frame):
+            return True
+        namespace = self.namespace
+        op = frame.f_code.co_code[current_offset(frame)]
+        if op in NAME_LOADS and frame.f_globals is not namespace:
+            # copied into another dict by `from m import *` (whose own
+            # lookups cannot be seen): the lookup is in the frame's namespace
+            for candidate in (frame.f_locals, frame.f_globals):
+                if type(candidate) is dict and candidate.get(self, _MISSING) is not _MISSING:
+                    namespace = candidate
+                    break
+        if self.resolving == get_ident():
+            if id(frame.f_code) in _reify.statement_code_ids or frame.f_code is _HANDLE_FROMLIST_CODE:
+                # the import machinery, resolving this name: as before the
+                # binding existed, there is no such name yet (so that `from .
+                # import sub`, run in `sub`'s own package, imports it), until
+                # the import of the submodule stores it (then the module is
+                # found, and the package's module __getattr__ is not called)
+                return type(namespace.get(self, None)) is not _reify.LazyImportType
+            lazy = self.lazy
+            if lazy._attached:
+                running = sys.modules.get(lazy._name)
+                if running is not None:
+                    # a package's submodule, used inside its own import (its
+                    # code reads pkg.sub): the module being run, as importlib
+                    # gives it; until that import ends (see settle)
+                    with binding_lock:
+                        namespace[self] = running  # (in place: the lookup goes on)
+                        self.running = running
+                    return True
+            return _reify.raising(_reify.ImportCycleError(
+                f'cannot import name {lazy._name!r} (most likely due to a circular import)',
+                name=lazy._base or lazy._name))
+        exc = settle(self, namespace, frame)
+        if exc is not None:
+            return _reify.raising(exc)
+        # the dict has changed: the lookup in progress starts again and
+        # finds the real object under a plain key
+        return True
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __reduce__(self):
+        return str, (str(self),)
+
+
+_OUR_GLOBALS = globals()
+
+
+def settle(key: LazyName, namespace: dict, frame=None) -> 'BaseException | None':
+    """replace `key` in `namespace` by a plain key and its real value
+    (`frame`: the one whose load this is, if known); the error to raise if
+    the import failed (the binding stays lazy then)"""
+    current = namespace.get(key, _MISSING)  # finds `key` itself by identity
+    if current is _MISSING:  # a copy of the dict: only the original reifies
+        return None
+    home = namespace is key.namespace
+    lazy = key.lazy if home else current
+    if type(current) is _reify.LazyImportType:
+        key.resolving = get_ident()
+        started = recorder.start(current) if recorder is not None else None
+        try:
+            current, exc = _reify.import_target(current)
+        finally:
+            key.resolving = None
+            if key.running is not None:
+                with binding_lock:
+                    if exc is not None and namespace.get(key, None) is key.running:
+                        namespace[key] = lazy  # failed: lazy again, as before its import
+                    key.running = None
+            if started is not None:
+                recorder.finish(lazy, started, exc is None, _getframe(2))
+        if exc is not None:
+            return exc
+    with binding_lock:
+        if (key.lazy is lazy or not home) and namespace.get(key, _MISSING) is not _MISSING:
+            in_loop = home and frame is not None and in_dict_loop(frame)
+            if in_loop:
+                # The load is inside a for loop that may iterate this very
+                # dict (a comprehension over globals().items() that uses the
+                # name, as tkinter has): the value replaced in place, under
+                # the same key object, so that the entry keeps its place and
+                # the iteration goes on as on 3.15. The rebuilder makes the
+                # key plain once no such loop runs; until then the name's
+                # lookups pass through __eq__, which answers at once.
+                namespace[key] = current
+                swap_later(namespace, key, current)
+            else:
+                replace_key(namespace, key, plain_key(key), current)
+            if home:
+                key.lazy = None
+                left = _live_keys.get(id(namespace), 1) - 1
+                if left > 0:
+                    _live_keys[id(namespace)] = left
+                else:
+                    _live_keys.pop(id(namespace), None)
+                    rebuild_later(namespace)
+            else:  # a copy `import *` made
+                rebuild_later(namespace)
+    return None
+
+
+def bind(namespace, name: str, lazy, record: bool = True) -> None:
+    """bind `name` in `namespace` to `lazy` (a LazyImportType) lazily"""
+    if recorder is not None and record:
+        recorder.created(lazy, name, lazy._globals.get('__name__'))
+    if type(namespace) is not dict:  # e.g. exec() with a mapping: no key trick
+        namespace[name] = lazy.resolve()
+        return
+    with binding_lock:
+        bound = namespace.get(name)  # (a peek: reifies nothing)
+        old_key = bound._key if type(bound) is _reify.LazyImportType else None
+        if old_key is not None and old_key.namespace is namespace and old_key.lazy is bound:
+            # the statement ran before and its binding was never used:
+            # rebind that key (found through its value, without a scan)
+            lazy._key = old_key
+            old_key.lazy = lazy
+            old_key.resolving = None
+            namespace[old_key] = lazy
+            return
+        key = LazyName(name)
+        key.namespace = namespace
+        key.lazy = lazy
+        key.resolving = None
+        key.running = None
+        lazy._key = key
+        _live_keys[id(namespace)] = _live_keys.get(id(namespace), 0) + 1
+        if name not in namespace:
+            namespace[key] = lazy
+        else:
+            # a plain binding (an eager import before, a reload, a key that
+            # `import *` copied from another module): safe anywhere (see
+            # replace_key)
+            replace_key(namespace, name, key, lazy)
+
+
+def rebind(namespace: dict, name: str, lazy, value) -> None:
+    """`name`, bound to `lazy` in `namespace`, bound to `value` instead,
+    unless another thread rebound it meanwhile"""
+    with binding_lock:
+        if namespace.get(name, _MISSING) is lazy:
+            namespace[name] = value
+
+
+def bind_where_stored(lazy, frame) -> None:
+    """`x = __lazy_import__(...)` (x a module global) and `mod.x =
+    __lazy_import__(...)` (mod a module): bind the lazy object there now, as
+    a lazy binding, so that the store that follows the call (which keeps an
+    equal key) leaves a binding whose load reifies, as on 3.15"""
+    target = store_after_call(frame)
+    if target is not None and type(target[0]) is dict:
+        bind(target[0], target[1], lazy)
+
+
+# (last: it imports this module)
+from lazy_codec import _reify  # noqa: E402

@@ -1,0 +1,205 @@
+"""Putting module dicts back in the form the interpreter expects, after their
+lazy names are used.
+
+A module dict that held a lazy key (see lazy_codec._binding) is rebuilt once
+its last lazy name is used, so that it is again a dict of exact str keys,
+which the specializing interpreter needs (3.11+).  A rebuild frees the dict's
+key table, so it must not happen while a lookup in that dict is in progress:
+the lookup would go on reading freed memory (seen: NameError, crashes).  A
+lookup in a module dict runs Python code only through the lazy key's
+`__eq__`; so once a dict has no lazy key left, a lookup in it can be in
+progress across Python code only in a thread that is inside `__eq__`.  The
+rebuild waits for no thread to be there, with the binding lock held so that
+no lazy key comes back meanwhile.  A thread does it, soon after the last
+first use in a module, while the thread that used the name goes on.
+"""
+import sys
+from _functools import partial
+from _operator import methodcaller
+from _thread import allocate_lock, start_new_thread
+
+from lazy_codec._bytecode import dicts_being_iterated
+
+_call = methodcaller('__call__')
+
+
+def in_one_call(*calls) -> None:
+    """run `calls` (C functions with their arguments bound) as one C call:
+    no other thread runs between them, as a thread switch needs bytecode"""
+    any(map(_call, calls))
+
+
+def replace_key(namespace: dict, old, new, value) -> None:
+    """the entry under `old` made the entry `new: value`: delete then insert,
+    as one C call.  Neither frees the table that a lookup in progress (one
+    that called a lazy key's __eq__) reads: a resize makes the new table
+    before freeing the old; a rebuild would not be safe there.  The name
+    moves to the end of the dict."""
+    in_one_call(partial(namespace.__delitem__, old), partial(namespace.__setitem__, new, value))
+
+
+def plain_key(key: str) -> str:
+    """the exact, interned str for a lazy key's name"""
+    return sys.intern(str(key))
+
+
+# -- what waits: all under _binding.binding_lock ------------------------------
+# namespaces to rebuild, by id
+_dirty: dict = {}
+# (namespace, key, value) of keys settled in place because a for loop that
+# may iterate `namespace` was running (see _binding.settle).  Each costs its
+# name a Python __eq__ call per lookup until swapped, once no such loop runs;
+# until then the dict is not rebuilt either
+_unswapped: list = []
+
+# -- the thread ----------------------------------------------------------------
+_LINGER = 20  # idle rounds of 1 ms before the thread exits (one start per burst)
+_running = allocate_lock()  # held while a rebuilder thread runs
+# what the thread waits on between rounds: held, except when released to
+# wake it at once (stop(): an exit or a fork must not wait a round)
+_wakeup = allocate_lock()
+_wakeup.acquire()
+_stopping = False  # set to make it exit early
+
+
+def rebuild_later(namespace: dict) -> None:
+    """(under the binding lock) rebuild `namespace` once that is safe"""
+    _dirty[id(namespace)] = namespace
+    _start()
+
+
+def swap_later(namespace: dict, key, value) -> None:
+    """(under the binding lock) make `key`, settled in place with `value`, a
+    plain key once no loop may iterate `namespace`"""
+    _unswapped.append((namespace, key, value))
+    _start()
+
+
+def _start() -> None:
+    if not _running.locked():
+        _running.acquire()
+        try:
+            start_new_thread(_run, ())
+        except RuntimeError:
+            # at interpreter shutdown (an atexit callback's first use, 3.12):
+            # no rebuild then, and no lock left held for stop()
+            _running.release()
+
+
+def _make_plain(namespace: dict, key, value) -> None:
+    """a settled key (its value in place) swapped for a plain str key; not
+    if the entry was rebound meanwhile"""
+    if namespace.get(key, _MISSING) is value:
+        replace_key(namespace, key, plain_key(key), value)
+
+
+def _rebuilt(namespace: dict) -> None:
+    """`namespace` re-made, in the same order, with exact str keys only"""
+    items = [(plain_key(k) if type(k) is _binding.LazyName else k, v) for k, v in namespace.items()]
+    in_one_call(namespace.clear, partial(namespace.update, items))
+
+
+_MISSING = object()
+
+
+def _in_lookup() -> bool:
+    """is any thread inside a lazy key's __eq__, i.e. inside a dict lookup?"""
+    eq_code = _binding.LazyName.__eq__.__code__
+    for frame in sys._current_frames().values():
+        while frame is not None:
+            if frame.f_code is eq_code:
+                return True
+            frame = frame.f_back
+    return False
+
+
+def _rebuild_pending() -> None:
+    """rebuild the dirty dicts that are safe to rebuild now (see above)"""
+    with _binding.binding_lock:
+        if _in_lookup():
+            return
+        iterated = dicts_being_iterated()
+        for key, namespace in list(_dirty.items()):
+            if key in iterated:
+                continue  # a loop may iterate it: not before that is done
+            del _dirty[key]
+            # (once per module, in this thread: a key still lazy, or copied
+            # while lazy, keeps the dict as it is)
+            if not any(type(k) is _binding.LazyName and
+                       (k.lazy is not None or type(v) is _reify.LazyImportType)
+                       for k, v in list(namespace.items())):
+                _rebuilt(namespace)
+
+
+def _swap_pending() -> None:
+    """(under the binding lock)"""
+    if not _unswapped:
+        return
+    swaps = _unswapped[:]
+    del _unswapped[:]
+    iterated = dicts_being_iterated()
+    for swap in swaps:
+        if id(swap[0]) in iterated:
+            _unswapped.append(swap)  # not while a loop may iterate the dict
+        else:
+            _make_plain(*swap)
+
+
+def _run() -> None:
+    """runs while there is something to swap or rebuild, and _LINGER ms more
+    (a burst of first uses starts one thread), then exits: no thread of ours
+    stays in the process (3.12+ warns when a threaded process forks)"""
+    idle = 0
+    try:
+        while True:
+            # first a pause: the thread that started this one (3.13+ hands it
+            # the GIL at the start) goes on with its lookup
+            _wakeup.acquire(True, 0.001 if idle < 3 else 0.02)
+            with _binding.binding_lock:
+                if _stopping or (idle > _LINGER and not _dirty and not _unswapped):
+                    # released under the binding lock: _start, which holds
+                    # it, sees either this thread going on or none
+                    _running.release()
+                    return
+                waiting = len(_unswapped) + len(_dirty)
+                _swap_pending()
+            if _dirty:
+                _rebuild_pending()  # (may leave them: a thread inside a lookup, a loop)
+            # idle: nothing done this round (only loops to wait for: a poll
+            # every 20 ms from the third such round)
+            idle = 0 if len(_unswapped) + len(_dirty) < waiting else idle + 1
+    except BaseException:
+        # at interpreter exit a daemon thread can find modules torn down: a
+        # rebuild is only an optimization, and nothing may reach stderr
+        if _running.locked():
+            _running.release()
+
+
+def stop() -> None:
+    """no rebuilder thread across a fork, nor at interpreter exit (a daemon
+    thread still running during finalization can crash the interpreter)"""
+    global _stopping
+    if _running.locked():
+        _stopping = True
+        if _wakeup.locked():
+            _wakeup.release()
+        with _running:  # wait until it has exited
+            pass
+        _wakeup.acquire(False)  # held again, if the thread did not take the wake-up
+        _stopping = False
+
+
+def _before_fork() -> None:
+    stop()
+    with _binding.binding_lock:  # in this thread instead
+        _swap_pending()
+    if _dirty:
+        _rebuild_pending()
+
+
+if hasattr(__import__('os'), 'register_at_fork'):
+    __import__('os').register_at_fork(before=_before_fork)
+__import__('atexit').register(stop)
+
+# (last: they import this module)
+from lazy_codec import _binding, _reify  # noqa: E402
