@@ -50,7 +50,8 @@ class LazyName(str):
         # dir(m)` do, and must reify as on 3.15. (Defaults, not globals: at
         # exit, module dicts are cleared, this module's too, through their keys)
         frame = _getframe(0).f_back  # None when hashed by C with no Python caller
-        if frame is not None and frame.f_globals is not _OUR_GLOBALS and self.lazy is not None \
+        if frame is not None and frame.f_globals is not _OUR_GLOBALS and \
+                frame.f_globals is not _REBUILDER_GLOBALS and self.lazy is not None \
                 and reads_key(frame) and not (self.lazy._attached and is_star_import(frame)):
             # (of a package without __all__, `import *` copies a submodule's
             # lazy binding as it is: on 3.15 that binding is not in the
@@ -111,7 +112,10 @@ class LazyName(str):
         return str, (str(self),)
 
 
+# the two modules whose own dict operations hash lazy keys (settle, bind,
+# replace_key): they never read a key, so __hash__ answers them at once
 _OUR_GLOBALS = globals()
+_REBUILDER_GLOBALS = vars(sys.modules['lazy_codec._rebuilder'])
 
 
 def settle(key: LazyName, namespace: dict, frame=None) -> 'BaseException | None':

@@ -123,6 +123,8 @@ def attach_submodules(dotted: str, origin) -> None:
     """bind each not-yet-imported level of `dotted` in its imported parent;
     an error at first use points at `origin`, the lazy object of the
     statement that named it"""
+    if '.' not in dotted and dotted not in _waiting_children:
+        return  # (every first use of a top-level name comes here: nothing to attach)
     parts = dotted.split('.')
     for i in range(1, len(parts) + 1):
         parent_name = '.'.join(parts[:i])

@@ -270,13 +270,20 @@ def statement_code(statement: str, filename: str, lineno: int):
     key = (statement, filename, lineno)
     code = _statement_codes.get(key)
     if code is None:
-        code = _from_template(statement, filename)
+        code = _unplaced.get(statement)
         if code is None:
-            code = compile(statement, filename, 'exec', dont_inherit=True)
-        code = _statement_codes[key] = _at_line(code, lineno)
+            code = _from_template(statement)
+            if code is None:
+                code = compile(statement, filename, 'exec', dont_inherit=True)
+            _unplaced[statement] = code
+        code = _statement_codes[key] = _placed(code, filename, lineno)
         statement_code_ids.add(id(code))  # kept alive by _statement_codes
     return code
 
+
+# the same, by statement alone, before placing (many modules import the
+# same names)
+_unplaced: dict = {}
 
 # compiled import statements with placeholder names, by shape: a statement of
 # the same shape is the template with its names put in (a few times cheaper
@@ -284,7 +291,7 @@ def statement_code(statement: str, filename: str, lineno: int):
 _templates: dict = {}
 
 
-def _from_template(statement: str, filename: str):
+def _from_template(statement: str):
     """`import a.b as v` or `from ..a import b as v` as code, or None"""
     words = statement.split(' ')
     if len(words) == 4 and words[0] == 'import' and words[2:] == ['as', 'v']:
@@ -297,7 +304,7 @@ def _from_template(statement: str, filename: str):
     else:
         return None
     parts = dotted.split('.') if dotted else []
-    if not all(part.isidentifier() for part in parts):
+    if not all(map(str.isidentifier, parts)):
         return None
     names = parts + ([words[3]] if words[0] == 'from' else [])
     placeholders = [f'_{i}' for i in range(len(names))]
@@ -312,13 +319,16 @@ def _from_template(statement: str, filename: str):
 
     def renamed(value):
         if type(value) is str:
-            return '.'.join(real.get(part, part) for part in value.split('.'))
+            if value in real:
+                return real[value]
+            if '.' in value:
+                return '.'.join([real.get(part, part) for part in value.split('.')])
+            return value
         if type(value) is tuple:
-            return tuple(renamed(item) for item in value)
+            return tuple([renamed(item) for item in value])
         return value
 
-    return template.replace(co_filename=filename, co_names=renamed(template.co_names),
-                            co_consts=renamed(template.co_consts))
+    return template.replace(co_names=renamed(template.co_names), co_consts=renamed(template.co_consts))
 
 
 # a location table entry (3.11+): "no columns" (code 13) for up to 8 code
@@ -326,19 +336,26 @@ def _from_template(statement: str, filename: str):
 LOCATION_NO_COLUMNS = 0x80 | (13 << 3)
 
 
-def _at_line(code, lineno: int):
-    """`code` as if written on line `lineno` of its file, with no columns:
-    a traceback shows the user's `lazy` line there, whose columns differ"""
-    code = code.replace(co_firstlineno=lineno)
-    if sys.version_info < (3, 11):
-        return code  # no columns before 3.11
+_no_columns: dict = {}  # the location table above, by number of code units
+
+
+def _placed(code, filename: str, lineno: int):
+    """`code` as if written on line `lineno` of `filename`, with no columns
+    (one replace: each makes a new code object): a traceback shows the
+    user's `lazy` line there, whose columns differ"""
+    if sys.version_info < (3, 11):  # no columns before 3.11
+        return code.replace(co_filename=filename, co_firstlineno=lineno)
     units = len(code.co_code) // 2
-    table = bytearray()
-    while units > 0:
-        n = min(units, 8)
-        table += bytes((LOCATION_NO_COLUMNS | (n - 1), 0))
-        units -= n
-    return code.replace(co_linetable=bytes(table))
+    table = _no_columns.get(units)
+    if table is None:
+        table = bytearray()
+        left = units
+        while left > 0:
+            n = min(left, 8)
+            table += bytes((LOCATION_NO_COLUMNS | (n - 1), 0))
+            left -= n
+        table = _no_columns[units] = bytes(table)
+    return code.replace(co_filename=filename, co_firstlineno=lineno, co_linetable=table)
 
 
 def _chained(exc: BaseException, lazy: LazyImportType, code, handling: bool) -> BaseException:

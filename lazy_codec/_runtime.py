@@ -147,8 +147,9 @@ def _from(frame, module: str, level: int, aliases, explicit: bool) -> None:
             _bind_value(namespace, asname or attr, _project(value, attr, frame))
         return
     base = _absolute(module, level, frame.f_globals)
-    names = ', '.join(attr + (f' as {asname}' if asname else '') for attr, asname in aliases)
-    if not _lazy_here(frame, base, tuple(attr for attr, _ in aliases), explicit):
+    fromlist = tuple([attr for attr, _ in aliases]) if _filter is not None else None  # (only the filter reads it)
+    if not _lazy_here(frame, base, fromlist, explicit):
+        names = ', '.join([attr + (f' as {asname}' if asname else '') for attr, asname in aliases])
         _eager(frame, f"from {'.' * level}{module} import {names}")
         return
     imported = sys.modules.get(base)

@@ -153,6 +153,28 @@ def test_load_opcodes_are_the_interpreters(tmp_path):
 
 
 @pytest.mark.skipif(NATIVE, reason='the backport runtime is not used on 3.15+')
+def test_resolution_statement_sits_on_the_lazy_line_without_columns(tmp_path):
+    # the import a first use runs is code placed on the `lazy` line of the
+    # user's file, every instruction at that line with no columns (the
+    # location-table byte written out in _reify; 3.9/3.10 have no columns),
+    # whether made from a template or compiled
+    out = run(tmp_path, {'main.py': textwrap.dedent('''\
+        import sys
+        from lazy_codec import _reify
+        for statement in ('import json as v', 'from os import path as v',
+                          "v = __import__('json', g, g, None, 0)"):
+            code = _reify.statement_code(statement, 'user.py', 7)
+            if sys.version_info >= (3, 11):
+                where = sorted(set(code.co_positions()))
+            else:
+                where = sorted({line for _, line in __import__('dis').findlinestarts(code)})
+            print(code.co_filename, code.co_firstlineno, where)
+    ''')})
+    want = "[(7, 7, None, None)]" if sys.version_info >= (3, 11) else "[7]"
+    assert out == f'user.py 7 {want}\n' * 3
+
+
+@pytest.mark.skipif(NATIVE, reason='the backport runtime is not used on 3.15+')
 def test_call_opcode_table_matches_opcode_module(tmp_path):
     # the opcodes that reading a call site needs are written out per version
     # (no `opcode` import at run time); they must be this interpreter's
