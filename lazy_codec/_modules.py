@@ -155,12 +155,7 @@ def attach(parent, child: str, full: str, origin) -> None:
     namespace = getattr(parent, '__dict__', None)
     if type(namespace) is not dict or child in namespace:
         return
-    attached = object.__new__(_reify.LazyImportType)
-    attached._name, attached._statement, attached._globals = full, f'import {full} as v', namespace
-    attached._filename, attached._lineno = origin._filename, origin._lineno
-    attached._submodule = attached._base = attached._key = attached._from = attached._shown = None
-    attached._attached = True
-    _binding.bind(namespace, child, attached, record=False)
+    _binding.bind(namespace, child, _reify.attached_lazy(full, namespace, origin), record=False)
 
 
 # (last: they import this module)

@@ -119,18 +119,30 @@ LazyImportType.__module__ = 'builtins'
 def new_lazy(name, statement, globals_, frame, submodule=None, base=None) -> LazyImportType:
     """the lazy object for `statement` (`import x as v`, `from m import x as
     v`) written at `frame`'s line, which imports `name`"""
+    return _made(name, statement, globals_, frame.f_code.co_filename, frame.f_lineno, submodule, base)
+
+
+def attached_lazy(full: str, package_dict: dict, origin: LazyImportType) -> LazyImportType:
+    """the lazy object of a submodule bound in its package (see
+    _modules.attach): it imports `full`; an error points at `origin`'s line"""
+    lazy = _made(full, f'import {full} as v', package_dict, origin._filename, origin._lineno, None, None)
+    lazy._attached = True
+    return lazy
+
+
+def _made(name, statement, globals_, filename, lineno, submodule, base) -> LazyImportType:
     lazy = object.__new__(LazyImportType)
     lazy._name = name
     lazy._statement = statement
     lazy._globals = globals_
-    lazy._filename = frame.f_code.co_filename
-    lazy._lineno = frame.f_lineno
+    lazy._filename = filename
+    lazy._lineno = lineno
     lazy._submodule = submodule
     lazy._base = base  # a `from` import's module
     lazy._key = None  # its LazyName once bound
     lazy._from = None  # a projection's lazy object (see projection)
     lazy._shown = None  # the name repr shows, when not _name
-    lazy._attached = False  # a submodule's binding in its package (see _modules)
+    lazy._attached = False  # a submodule's binding in its package (see attached_lazy)
     return lazy
 
 
