@@ -26,6 +26,7 @@ import sys
 
 from tokenize_rt import NON_CODING_TOKENS, Token, UNIMPORTANT_WS, src_to_tokens, tokens_to_src
 
+from lazy_codec._lexer import closing_bracket
 from lazy_codec._rewrite import MSG_NO_COOKIE, cookie_span, plain_imports, problems, rewrite
 
 COOKIE = '# -*- coding: lazy -*-'
@@ -353,15 +354,10 @@ def _quote(tokens: list[Token]) -> str:
 
 
 def _closing(tokens: list[Token], i: int) -> int:
-    depth = 0
-    for j in range(i, len(tokens)):
-        if tokens[j].name == 'OP' and tokens[j].src in '([{':
-            depth += 1
-        elif tokens[j].name == 'OP' and tokens[j].src in ')]}':
-            depth -= 1
-            if not depth:
-                return j
-    raise Refused(f'{LAZY_MODULES} has no closing bracket')
+    j = closing_bracket([tok.src for tok in tokens], i)
+    if j < 0:
+        raise Refused(f'{LAZY_MODULES} has no closing bracket')
+    return j
 
 
 def _next_coding(tokens: list[Token], i: int) -> int:

@@ -115,6 +115,36 @@ COMPOUND = frozenset((
 ))
 _COMPOUND_FIRST = frozenset(word[0] for word in COMPOUND)
 
+OPENING = frozenset('([{')
+CLOSING = frozenset(')]}')
+
+
+def bracket_depths(strings: list) -> list:
+    """how deep in brackets each of a statement's token strings is (any
+    shape of bracket counts): a bracket is at the depth outside the pair it
+    belongs to, so a closing bracket that was not opened is below 0"""
+    depths = []
+    depth = 0
+    for string in strings:
+        if string in OPENING:
+            depths.append(depth)
+            depth += 1
+        elif string in CLOSING:
+            depth -= 1
+            depths.append(depth)
+        else:
+            depths.append(depth)
+    return depths
+
+
+def closing_bracket(strings: list, at: int) -> int:
+    """the index of the bracket that closes the one at `at`, or -1"""
+    depths = bracket_depths(strings[at:])
+    for i in range(1, len(depths)):
+        if not depths[i] and strings[at + i] in CLOSING:
+            return at + i
+    return -1
+
 _F_PREFIXES = frozenset(('f', 'fr', 'rf') + (('t', 'tr', 'rt') if sys.version_info >= (3, 14) else ()))
 _PREFIXES = frozenset(('', 'r', 'u', 'b', 'br', 'rb')) | _F_PREFIXES
 # 3.12+ f-strings may nest the same quotes inside a replacement field

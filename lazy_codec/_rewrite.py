@@ -10,7 +10,9 @@ Only the part of the file up to the last line that can hold a lazy statement
 is read (by `_lexer`): the rest is never looked at.
 """
 from lazy_codec import ENTRY_NAME, _lexer
-from lazy_codec._lexer import COMPOUND as _COMPOUND, KEYWORDS, NAME, NEWLINE, OP, Tok as _Tok, split_lines
+from lazy_codec._lexer import (
+    CLOSING, COMPOUND as _COMPOUND, KEYWORDS, NAME, NEWLINE, OPENING, Tok as _Tok, bracket_depths, split_lines,
+)
 
 _ONLY_AST = 0x400  # ast.PyCF_ONLY_AST: the parser's errors, not the compiler's
 
@@ -84,23 +86,20 @@ def _split_statements(line: list[_Tok]):
     if header and first in ('match', 'case') and (
             len(line) < 2 or line[1].string in (':', '=', '.')):
         header = False
-    depth = 0
     lambdas = 0
     start = 0
     body_of = None
-    for i, tok in enumerate(line):
-        if tok.type != OP:
-            if tok.string == 'lambda' and depth == 0:
-                lambdas += 1
+    strings = [tok.string for tok in line]
+    for i, depth in enumerate(bracket_depths(strings)):
+        string = strings[i]
+        if depth or string in OPENING or string in CLOSING:
             continue
-        if tok.string in '([{':
-            depth += 1
-        elif tok.string in ')]}':
-            depth -= 1
-        elif depth == 0 and tok.string == ';':
-            yield line[start:i], body_of, tok
+        if string == 'lambda':
+            lambdas += 1
+        elif string == ';':
+            yield line[start:i], body_of, line[i]
             start = i + 1
-        elif depth == 0 and tok.string == ':' and header and body_of is None:
+        elif string == ':' and header and body_of is None:
             if lambdas:
                 lambdas -= 1
                 continue
@@ -188,7 +187,8 @@ def _parse(stmt: list[_Tok], end: _Tok) -> '_Spec | tuple':
 
     def bad_alias():
         """3.15's message for what follows `as` when it is not a name"""
-        kind, first, last, _ = _expression(toks, pos, end)
+        from lazy_codec._targets import expression  # only a rejected statement needs it
+        kind, first, last, _ = expression(toks, pos, end)
         if kind is None:
             return MSG_INVALID, first
         return f'cannot use {kind} as import target', (
@@ -263,146 +263,6 @@ def _parse(stmt: list[_Tok], end: _Tok) -> '_Spec | tuple':
         return MSG_FUTURE, stmt[0]
     args = [repr(module), str(level)] + [repr(a) for a in aliases]
     return _Spec('from', ', '.join(args), module, level, aliases)
-
-
-_BINARY = frozenset(('+', '-', '*', '/', '//', '%', '**', '@', '<<', '>>', '&', '|', '^'))
-_COMPARISON = frozenset(('<', '>', '==', '!=', '<=', '>=', 'in', 'is', 'not'))
-_CLOSING = {'(': ')', '[': ']', '{': '}'}
-
-
-def _closing(toks: list, at: int) -> int:
-    """the index of the bracket that closes the one at `at`, or -1"""
-    depth = 0
-    for i in range(at, len(toks)):
-        if toks[i].type == OP and toks[i].string in _CLOSING:
-            depth += 1
-        elif toks[i].type == OP and toks[i].string in (')', ']', '}'):
-            depth -= 1
-            if not depth:
-                return i
-    return -1
-
-
-def _primary(toks: list, at: int, end: _Tok):
-    """(kind, first token, last token, index after) of the atom and its
-    trailers at `at`, named as 3.15's errors name expressions, or None"""
-    tok = toks[at] if at < len(toks) else end
-    first = start = tok
-    if tok.type == NAME and tok.string == 'lambda':
-        # a lambda runs to the end of the statement or a `,` outside brackets
-        last, i = tok, at
-        while i < len(toks) and toks[i].string not in (',', ')'):
-            if toks[i].type == OP and toks[i].string in _CLOSING:
-                i = _closing(toks, i)
-                if i < 0:
-                    return None
-            last, i = toks[i], i + 1
-        return 'lambda', first, last, i
-    if tok.type == NAME:
-        if tok.string in ('None', 'True', 'False'):
-            kind = tok.string
-        elif tok.string in KEYWORDS:
-            return None
-        else:
-            kind = 'name'
-        last, at = tok, at + 1
-    elif tok.type == _lexer.OTHER:  # numbers and strings (one, or adjacent ones)
-        kind, last, at = 'literal', tok, at + 1
-        while at < len(toks) and toks[at].type == _lexer.OTHER:
-            last, at = toks[at], at + 1
-    elif tok.string == '...':
-        kind, last, at = 'ellipsis', tok, at + 1
-    elif tok.type == OP and tok.string in _CLOSING:
-        close = _closing(toks, at)
-        if close < 0:
-            return None
-        inner = toks[at + 1:close]
-        last = toks[close]
-        if tok.string == '[':
-            kind = 'list'
-        elif tok.string == '{':
-            kind = 'dict literal' if _outside_brackets(inner, ':') else 'set display'
-        elif not inner or _outside_brackets(inner, ','):
-            kind = 'tuple'
-        else:  # (expression): 3.15 names and places the expression inside
-            kind, first, last, after = _expression(inner, 0, toks[close])
-            if kind is None or after != len(inner):
-                return None
-        at = close + 1
-    else:
-        return None
-    while at < len(toks):  # trailers
-        tok = toks[at]
-        if tok.string == '.' and at + 1 < len(toks) and toks[at + 1].type == NAME:
-            kind, last, at = 'attribute', toks[at + 1], at + 2
-        elif tok.type == OP and tok.string in ('(', '['):
-            close = _closing(toks, at)
-            if close < 0:
-                return None
-            kind = 'function call' if tok.string == '(' else 'subscript'
-            last, at = toks[close], close + 1
-        else:
-            break
-        first = start
-    return kind, first, last, at
-
-
-def _outside_brackets(toks: list, op: str) -> bool:
-    depth = 0
-    for tok in toks:
-        if tok.type == OP:
-            if tok.string in _CLOSING:
-                depth += 1
-            elif tok.string in (')', ']', '}'):
-                depth -= 1
-            elif tok.string == op and not depth:
-                return True
-    return False
-
-
-def _expression(toks: list, at: int, end: _Tok):
-    """(kind, first token, last token, index after) of the expression at
-    `at`, named as 3.15 names it in "cannot use ... as import target"; kind
-    None and the token at fault if there is no expression there"""
-    ops = set()
-    start = at
-    first = None
-    while True:
-        tok = toks[at] if at < len(toks) else end
-        while tok.string in ('-', '+', '~') and tok.type == OP or tok.string == 'not' and tok.type == NAME:
-            ops.add('unary')
-            at += 1
-            tok = toks[at] if at < len(toks) else end
-        primary = _primary(toks, at, end)
-        if primary is None:
-            return None, tok, None, at
-        kind, primary_first, last, at = primary
-        first = first or primary_first
-        tok = toks[at] if at < len(toks) else end
-        if tok.type == OP and tok.string in _BINARY:
-            ops.add('binary')
-        elif tok.type in (OP, NAME) and tok.string in _COMPARISON:
-            ops.add('comparison')
-            if tok.string in ('is', 'not') and at + 1 < len(toks) and toks[at + 1].string in ('not', 'in'):
-                at += 1
-        elif tok.type == NAME and tok.string in ('and', 'or'):
-            ops.add('boolean')
-        elif tok.type == NAME and tok.string in ('if', 'else'):
-            ops.add('conditional')
-        else:
-            break
-        at += 1
-    if ops:
-        first = toks[start]
-    if 'conditional' in ops:
-        kind = 'conditional expression'
-    elif 'boolean' in ops:
-        kind = 'expression'
-    elif 'comparison' in ops:
-        kind = 'comparison'
-    elif ops:
-        kind = 'expression'
-    return kind, first, last, at
 
 
 def _place_error(kind: str, blocks: list[str]) -> 'str | None':
@@ -564,17 +424,10 @@ def _eager(stmt: list[_Tok]) -> Edit:
 def _unreadable(stmt: list[_Tok]) -> bool:
     """does the statement hold what only the tokenizer rejects: a string
     left open (3.9-3.11 tokenize goes on after it), or an unmatched bracket?"""
-    depth = 0
-    for tok in stmt:
-        if tok.type == _lexer.ERROR and tok.string.strip():
-            return True
-        if tok.type == OP and tok.string in _CLOSING:
-            depth += 1
-        elif tok.type == OP and tok.string in (')', ']', '}'):
-            depth -= 1
-            if depth < 0:
-                return True
-    return False
+    if any(tok.type == _lexer.ERROR and tok.string.strip() for tok in stmt):
+        return True
+    strings = [tok.string for tok in stmt]
+    return any(depth < 0 for depth in bracket_depths(strings))
 
 
 def _lazy_statement(stmt: list[_Tok], context: list[str], end: _Tok) -> 'tuple[Edit, LazyError | None]':
