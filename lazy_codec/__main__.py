@@ -54,7 +54,7 @@ def _python_files(paths: list[str]):
 
 
 def check(args: argparse.Namespace) -> int:
-    from lazy_codec._rewrite import problems
+    from lazy_codec._check import problems
     found = 0
     for path in _python_files(args.paths):
         try:

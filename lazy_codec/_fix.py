@@ -7,8 +7,8 @@ Files are edited in place (pyupgrade's conventions): exit status 1 when a
 file changed or could not be fixed, and a second run changes nothing.  The
 text goes through tokenize-rt, whose tokens give back every byte: only the
 tokens an edit touches change.  Which imports can be lazy where they are is
-the rewrite's verdict (`_rewrite.plain_imports`, 3.15's rules and messages),
-and a result is written only if `check` passes on it (`_rewrite.problems`)
+the rewrite's verdict (`_check.plain_imports`, 3.15's rules and messages),
+and a result is written only if `check` passes on it (`_check.problems`)
 and it compiles on 3.15.
 
 The decoder never imports this module (nor tokenize-rt): only the command does.
@@ -27,7 +27,8 @@ import sys
 from tokenize_rt import NON_CODING_TOKENS, Token, UNIMPORTANT_WS, src_to_tokens, tokens_to_src
 
 from lazy_codec._lexer import closing_bracket
-from lazy_codec._rewrite import MSG_NO_COOKIE, cookie_span, plain_imports, problems, rewrite
+from lazy_codec._check import MSG_NO_COOKIE, plain_imports, problems
+from lazy_codec._rewrite import cookie_span, rewrite
 
 COOKIE = '# -*- coding: lazy -*-'
 LAZY_MODULES = '__lazy_modules__'

@@ -36,12 +36,12 @@ class _Extension:
     # -- the input transformer --------------------------------------------
 
     def transform(self, lines: list[str]) -> list[str]:
-        from lazy_codec._rewrite import rewrite
+        from lazy_codec._rewrite import raises, rewrite
         text = ''.join(lines)
         out = rewrite(text)
         if out == text:
             return lines
-        if _raises(text, out):
+        if raises(text, out):
             raise self._syntax_error(text, out)
         if len(self.sources) >= _SOURCES_KEPT:
             self.sources.pop(next(iter(self.sources)))
@@ -115,12 +115,6 @@ class _Extension:
         while self.transform in transformers:
             transformers.remove(self.transform)
         self._unwrap_cache()
-
-
-def _raises(text: str, out: str) -> bool:
-    """is `out`, the rewrite of `text`, the module that raises 3.15's SyntaxError?"""
-    from lazy_codec._rewrite import ERROR_CALL
-    return ERROR_CALL in out and ERROR_CALL not in text
 
 
 _loaded: dict[int, _Extension] = {}  # id(shell) -> its extension

@@ -14,7 +14,7 @@ from lazy_codec._lexer import (
     CLOSING, COMPOUND as _COMPOUND, KEYWORDS, NAME, NEWLINE, OPENING, Tok as _Tok, bracket_depths, split_lines,
 )
 
-_ONLY_AST = 0x400  # ast.PyCF_ONLY_AST: the parser's errors, not the compiler's
+ONLY_AST = 0x400  # ast.PyCF_ONLY_AST: the parser's errors, not the compiler's
 
 # a module that names this may make its plain imports lazy: all of it is read
 LAZY_MODULES_NAME = '__lazy_modules__'
@@ -74,7 +74,7 @@ def cookie_name(data: bytes):
     return None if span is None else data[span[0]:span[1]].lower()
 
 
-def _split_statements(line: list[_Tok]):
+def split_statements(line: list[_Tok]):
     """yield (statement tokens, header word or None, the `;` after it or
     None) for one logical line
 
@@ -130,23 +130,54 @@ def _newline_after(lines: list, tok: _Tok) -> _Tok:
         return _Tok(NEWLINE, '', (row, at), (row, at + 1))
 
 
-# a valid statement: kind is 'import' or 'from'; call, the runtime call's arguments
-class _Spec:
-    __slots__ = ('kind', 'call', 'module', 'level', 'aliases')
-
-    def __init__(self, kind: str, call: str, module: str = '', level: int = 0, aliases=()) -> None:
-        self.kind = kind
-        self.call = call
-        self.module = module  # a `from` statement's module, as written (no dots)
-        self.level = level
-        self.aliases = aliases  # [(module or name, asname or None)]
+# the interpreter's own error comes before 3.15's lazy errors: for an
+# indentation it shows the line as written; for what its tokenizer rejects,
+# `lazy` comes off so that its compiler reports it
+INDENTATION = 'indentation'
+TOKENS = 'tokens'
 
 
-def _parse(stmt: list[_Tok], end: _Tok) -> '_Spec | tuple':
-    """parse the tokens after `lazy`, which `end` (`;` or NEWLINE) follows:
-    a spec, or (message, token at fault), or (message, (lineno, offset,
-    end_lineno, end_offset)) where 3.15 reports a span of its own"""
-    toks = stmt[1:]
+class Statement:
+    """an import statement of the text, as the rewrite reads it: `lazy` or
+    plain; `kind` 'import' or 'from'; `start`, `end`: (row, column) where
+    its tokens start and end; `context`: the words of the blocks it is in
+    ('def', 'class', 'try', 'except', 'if', ...), the innermost last.
+
+    `parse` reads the rest: a `from`'s `module` (as written, no dots) and
+    `level`; `aliases` [(module or name, asname or None)], empty for `*` and
+    `__future__`, which parse but cannot be lazy (`form_error` says why)."""
+    __slots__ = ('lazy', 'kind', 'tokens', 'after', 'context', 'start', 'end',
+                 'module', 'level', 'aliases', 'form_error', 'refusal', 'interpreter_error')
+
+    def __init__(self, lazy: bool, tokens: list, after: _Tok, context: list,
+                 interpreter_error: 'str | None' = None) -> None:
+        self.lazy = lazy
+        # INDENTATION or TOKENS: the interpreter reports its own error there first
+        self.interpreter_error = interpreter_error
+        self.kind = tokens[1 if lazy else 0].string
+        self.tokens = tokens
+        self.after = after  # the `;` or NEWLINE that follows it
+        self.context = context
+        self.start = tokens[0].start
+        self.end = tokens[-1].end
+        self.module = ''
+        self.level = 0
+        self.aliases = []
+        self.form_error = None
+        self.refusal = None  # a plain import's: why it cannot be lazy where it is
+
+
+def span(start: tuple, end: tuple) -> tuple:
+    """(lineno, offset, end_lineno, end_offset), SyntaxError's 1-based
+    columns, of the text from `start` to `end` ((row, column) pairs)"""
+    return start[0], start[1] + 1, end[0], end[1] + 1
+
+
+def parse(stmt: Statement) -> 'LazyError | None':
+    """read the statement's module, level and aliases into it, as 3.15's
+    parser does; its error, if it has one"""
+    toks = stmt.tokens[1:] if stmt.lazy else stmt.tokens
+    end = stmt.after
     pos = 0
 
     def peek() -> _Tok:
@@ -190,9 +221,8 @@ def _parse(stmt: list[_Tok], end: _Tok) -> '_Spec | tuple':
         from lazy_codec._targets import expression  # only a rejected statement needs it
         kind, first, last, _ = expression(toks, pos, end)
         if kind is None:
-            return MSG_INVALID, first
-        return f'cannot use {kind} as import target', (
-            first.start[0], first.start[1] + 1, last.end[0], last.end[1] + 1)
+            return _invalid(first)
+        return LazyError(f'cannot use {kind} as import target', *span(first.start, last.end), grammar=True)
 
     if toks[0].string == 'import':
         pos = 1
@@ -200,7 +230,7 @@ def _parse(stmt: list[_Tok], end: _Tok) -> '_Spec | tuple':
         while True:
             module = dotted()
             if module is None:
-                return MSG_INVALID, peek()
+                return _invalid(peek())
             ok, alias = as_name()
             if not ok:
                 return bad_alias()
@@ -209,8 +239,9 @@ def _parse(stmt: list[_Tok], end: _Tok) -> '_Spec | tuple':
                 break
             pos += 1
         if pos != len(toks):
-            return MSG_INVALID, peek()
-        return _Spec('import', ', '.join(repr(a) for a in aliases), aliases=aliases)
+            return _invalid(peek())
+        stmt.aliases = aliases
+        return None
 
     pos = 1  # after `from`
     level = 0
@@ -221,20 +252,21 @@ def _parse(stmt: list[_Tok], end: _Tok) -> '_Spec | tuple':
     if peek().string != 'import':
         module = dotted()
         if module is None:
-            return MSG_INVALID, peek()
+            return _invalid(peek())
     elif level == 0:  # `from import x`
-        return MSG_INVALID, peek()
+        return _invalid(peek())
     if peek().string != 'import':
-        return MSG_INVALID, peek()
+        return _invalid(peek())
     pos += 1
     if peek().string == '*':
         pos += 1
         if pos != len(toks):
-            return MSG_INVALID, peek()
-        return MSG_STAR, stmt[0]
+            return _invalid(peek())
+        stmt.module, stmt.level, stmt.form_error = module, level, MSG_STAR
+        return None
     if peek() is end and end.type == NEWLINE:
         (row, col), (_, end_col) = end.start, end.end
-        return MSG_NO_NAMES, (row, col + 1, row, end_col)
+        return LazyError(MSG_NO_NAMES, row, col + 1, row, end_col, grammar=True)
     parens = peek().string == '('
     pos += parens
     aliases = []
@@ -243,7 +275,7 @@ def _parse(stmt: list[_Tok], end: _Tok) -> '_Spec | tuple':
         if attr is None:
             if parens and aliases and peek().string == ')':
                 break  # trailing comma inside parentheses
-            return MSG_INVALID, peek()
+            return _invalid(peek())
         ok, alias = as_name()
         if not ok:
             return bad_alias()
@@ -252,20 +284,28 @@ def _parse(stmt: list[_Tok], end: _Tok) -> '_Spec | tuple':
             break
         pos += 1
         if not parens and peek() is end and end.type == NEWLINE:
-            return MSG_TRAILING, end
+            return LazyError(MSG_TRAILING, *span(end.start, end.end), grammar=True)
     if parens:
         if peek().string != ')':
-            return MSG_INVALID, peek()
+            return _invalid(peek())
         pos += 1
     if pos != len(toks):
-        return MSG_INVALID, peek()
+        return _invalid(peek())
+    stmt.module, stmt.level = module, level
     if module == '__future__' and level == 0:
-        return MSG_FUTURE, stmt[0]
-    args = [repr(module), str(level)] + [repr(a) for a in aliases]
-    return _Spec('from', ', '.join(args), module, level, aliases)
+        stmt.form_error = MSG_FUTURE
+    else:
+        stmt.aliases = aliases
+    return None
 
 
-def _place_error(kind: str, blocks: list[str]) -> 'str | None':
+def _invalid(tok: _Tok) -> LazyError:
+    return LazyError(MSG_INVALID, *span(tok.start, tok.end), grammar=True)
+
+
+
+
+def place_error(kind: str, blocks: list[str]) -> 'str | None':
     """3.15's message for a lazy statement in `blocks`: the innermost
     function, class or try block names the place"""
     words = 'import' if kind == 'import' else 'from ... import'
@@ -297,25 +337,19 @@ class Edit:
 _NEUTRAL = '(None'
 
 
-def find_lazy(text: str, stop_after: int, plain: bool = False, seen: 'list | None' = None):
-    """(edits for the valid lazy statements, [(error, edit)] for the
-    rejected ones, the reader of the lines read): reads `text` through line
-    `stop_after`; with `plain`, also finds the module-level imports that
-    `__lazy_modules__` or mode "all" can make lazy, and lists every plain
-    import in `seen` as (tokens, enclosing blocks, its edit or None)"""
+def read_statements(text: str, stop_after: int, plain: bool = False) -> tuple:
+    """(the lazy statements of `text` through line `stop_after` and, with
+    `plain`, its plain imports, in order; the reader of the lines read)"""
     reader = _lexer.LineReader(text)
     try:
-        return _find(_lexer.logical_lines(reader, stop_after, plain), plain, reader, seen) + (reader,)
+        return find_statements(_lexer.logical_lines(reader, stop_after, plain), plain, reader), reader
     except _lexer.Unsupported:
-        if seen is not None:
-            seen.clear()
         reader = _lexer.LineReader(text)
-        return _find(_lexer.tokenized_lines(reader, stop_after, plain), plain, reader, seen) + (reader,)
+        return find_statements(_lexer.tokenized_lines(reader, stop_after, plain), plain, reader), reader
 
 
-def _find(lines, plain: bool, reader: _lexer.LineReader, seen: 'list | None' = None) -> tuple:
-    edits: list[Edit] = []
-    errors: list[tuple[LazyError, Edit]] = []
+def find_statements(lines, plain: bool, reader: _lexer.LineReader) -> list:
+    found: list[Statement] = []
     blocks: list[str] = []  # the compound word that opened each open block
     last_header: dict[int, str] = {}  # per depth: the last compound word there
     pending_block = None
@@ -340,7 +374,7 @@ def _find(lines, plain: bool, reader: _lexer.LineReader, seen: 'list | None' = N
         opened, indented = indented, None
         if tok.type == _lexer.OTHER and not tok.string:
             continue  # a line the lexer found nothing of use in
-        for stmt, body_of, semicolon in _split_statements(line):
+        for stmt, body_of, semicolon in split_statements(line):
             if not stmt:
                 continue
             first = stmt[0].string
@@ -358,27 +392,25 @@ def _find(lines, plain: bool, reader: _lexer.LineReader, seen: 'list | None' = N
                 body_of = 'except'
             context = blocks + [body_of] if body_of else blocks
             if not is_lazy:
-                edit = _plain_import(stmt, context)
-                if seen is not None:
-                    seen.append((stmt, list(context), edit))
-                if edit is not None:
-                    edits.append(edit)
+                last = stmt[-1].end
+                found.append(Statement(False, stmt, _Tok(NEWLINE, '', last, (last[0], last[1] + 1)), list(context)))
                 continue
             if _indentation_error(reader.lines[tok.start[0] - 1][:tok.start[1]], levels, opened):
                 # the interpreter's IndentationError or TabError for this
                 # line comes first: it shows the line, so the line stays as written
+                found.append(Statement(True, stmt, semicolon, list(context), INDENTATION))
                 continue
-            end = semicolon or _newline_after(reader.lines, stmt[-1])
-            edit, error = _lazy_statement(stmt, context, end)
-            if error is None:
-                edits.append(edit)
-            else:
-                errors.append((error, edit))
+            if _unreadable(stmt):
+                found.append(Statement(True, stmt, semicolon, list(context), TOKENS))
+                continue
+            found.append(Statement(True, stmt, semicolon or _newline_after(reader.lines, stmt[-1]), list(context)))
     unfinished = reader.unfinished
     if unfinished and unfinished[0].string == 'lazy' and unfinished[1:2] and \
             unfinished[1].string in ('import', 'from'):
-        edits.append(_eager(unfinished))
-    return edits, errors
+        found.append(Statement(True, unfinished, None, [], TOKENS))
+    return found
+
+
 
 
 def _indentation(text: str) -> tuple:
@@ -409,6 +441,71 @@ def _indentation_error(text: str, levels: list, opened) -> bool:
     return indentation != levels[-1]
 
 
+def _unreadable(stmt: list[_Tok]) -> bool:
+    """does the statement hold what only the tokenizer rejects: a string
+    left open (3.9-3.11 tokenize goes on after it), or an unmatched bracket?"""
+    if any(tok.type == _lexer.ERROR and tok.string.strip() for tok in stmt):
+        return True
+    return any(depth < 0 for depth in bracket_depths([tok.string for tok in stmt]))
+
+
+# -- verdicts ------------------------------------------------------------------
+
+def verdict(stmt: Statement) -> 'LazyError | None':
+    """the SyntaxError 3.15 raises for a lazy statement, or None: its
+    parser's error first, else its compiler's for where the statement is,
+    else for its form"""
+    error = parse(stmt)
+    if error is not None:
+        return error
+    placement = place_error(stmt.kind, stmt.context)
+    if placement is not None:
+        return LazyError(placement, *span(stmt.start, stmt.end), grammar=False)
+    if stmt.form_error == MSG_FUTURE:  # 3.15 marks the keyword only
+        return LazyError(MSG_FUTURE, *span(stmt.start, stmt.tokens[0].end), grammar=False)
+    if stmt.form_error is not None:
+        return LazyError(stmt.form_error, *span(stmt.start, stmt.end), grammar=False)
+    return None
+
+
+def can_be_lazy(stmt: Statement) -> bool:
+    """may a plain import become lazy where it is, as 3.15 makes them for
+    `__lazy_modules__` and mode "all": not in a function, class or try
+    block, not `*`, not `__future__`, and it parses"""
+    return place_error(stmt.kind, stmt.context) is None and parse(stmt) is None and stmt.form_error is None
+
+
+# -- the emitter: what each statement becomes ------------------------------------
+
+def _call(stmt: Statement) -> str:
+    """the runtime call a statement becomes, left open (see Edit)"""
+    args = [repr(alias) for alias in stmt.aliases]
+    if stmt.kind == 'from':
+        args[:0] = (repr(stmt.module), str(stmt.level))
+    func = ('lazy_' if stmt.lazy else 'maybe_lazy_') + stmt.kind
+    return f'{ENTRY_NAME}.{func}(' + ', '.join(args)
+
+
+def edits_for(statements: list) -> tuple:
+    """(edits, [(error, edit)]): the edits of the statements that stand, and
+    the errors of those 3.15 rejects with the edits that make them neutral"""
+    edits: list[Edit] = []
+    errors: list[tuple[LazyError, Edit]] = []
+    for stmt in statements:
+        if not stmt.lazy:
+            if can_be_lazy(stmt):
+                edits.append(Edit(stmt.start, stmt.end, _call(stmt)))
+        elif stmt.interpreter_error == TOKENS:
+            edits.append(_eager(stmt.tokens))
+        elif stmt.interpreter_error is None:
+            error = verdict(stmt)
+            if error is None:
+                edits.append(Edit(stmt.start, stmt.end, _call(stmt)))
+            else:
+                errors.append((error, Edit(stmt.start, stmt.end, _NEUTRAL)))
+    return edits, errors
+
+
 def _eager(stmt: list[_Tok]) -> Edit:
     """the edit that takes `lazy` off a statement the tokenizer cannot read
     to its end (an unclosed bracket or string, an unmatched bracket), so
@@ -419,118 +516,6 @@ def _eager(stmt: list[_Tok]) -> Edit:
         return Edit(lazy_tok.start, lazy_tok.start, '', close='')  # over a continuation: as it is
     padding = ' ' * (keyword.start[1] - lazy_tok.start[1])
     return Edit(lazy_tok.start, keyword.end, keyword.string + padding, close='')
-
-
-def _unreadable(stmt: list[_Tok]) -> bool:
-    """does the statement hold what only the tokenizer rejects: a string
-    left open (3.9-3.11 tokenize goes on after it), or an unmatched bracket?"""
-    if any(tok.type == _lexer.ERROR and tok.string.strip() for tok in stmt):
-        return True
-    strings = [tok.string for tok in stmt]
-    return any(depth < 0 for depth in bracket_depths(strings))
-
-
-def _lazy_statement(stmt: list[_Tok], context: list[str], end: _Tok) -> 'tuple[Edit, LazyError | None]':
-    """the edit for a lazy statement that `end` (`;` or NEWLINE) follows,
-    and the error 3.15 reports for it, if any"""
-    if _unreadable(stmt):
-        return _eager(stmt), None
-    lazy_tok, last = stmt[0], stmt[-1]
-    neutral = Edit(lazy_tok.start, last.end, _NEUTRAL)
-    whole = (lazy_tok.start[0], lazy_tok.start[1] + 1, last.end[0], last.end[1] + 1)
-    parsed = _parse(stmt, end)
-    if not isinstance(parsed, _Spec):
-        msg, at = parsed
-        if msg not in (MSG_STAR, MSG_FUTURE):  # the parser's own errors
-            if isinstance(at, tuple):
-                return neutral, LazyError(msg, *at, grammar=True)
-            at_error = (at.start[0], at.start[1] + 1, at.end[0], at.end[1] + 1)
-            return neutral, LazyError(msg, *at_error, grammar=True)
-    kind = parsed.kind if isinstance(parsed, _Spec) else 'from'
-    placement = _place_error(kind, context)
-    if placement is not None:
-        return neutral, LazyError(placement, *whole, grammar=False)
-    if not isinstance(parsed, _Spec):
-        msg, at = parsed
-        if msg == MSG_FUTURE:  # 3.15 marks the keyword only
-            (row, col), (erow, ecol) = lazy_tok.start, lazy_tok.end
-            return neutral, LazyError(msg, row, col + 1, erow, ecol + 1, grammar=False)
-        return neutral, LazyError(msg, *whole, grammar=False)
-    func = 'lazy_import' if parsed.kind == 'import' else 'lazy_from'
-    code = f'{ENTRY_NAME}.{func}({parsed.call}'
-    return Edit(lazy_tok.start, last.end, code), None
-
-
-def _plain_import(stmt: list[_Tok], context: list[str]) -> 'Edit | None':
-    """the edit that makes an eligible plain import potentially lazy, as 3.15
-    does for `__lazy_modules__` and mode "all": not in a function, class or
-    try block, not `*`, not `__future__`"""
-    if _place_error('import', context) is not None:
-        return None
-    last = stmt[-1]
-    parsed = _parse([stmt[0]] + stmt, _Tok(NEWLINE, '', last.end, (last.end[0], last.end[1] + 1)))
-    if not isinstance(parsed, _Spec):
-        return None  # `*`, `__future__`, or the compiler's own error
-    func = 'maybe_lazy_import' if parsed.kind == 'import' else 'maybe_lazy_from'
-    code = f'{ENTRY_NAME}.{func}({parsed.call}'
-    return Edit(stmt[0].start, stmt[-1].end, code)
-
-
-class PlainImport:
-    """a plain import statement of a text, as `plain_imports` finds it:
-    `start`/`end` (row, column) of its tokens; `kind` 'import' or 'from';
-    `aliases` [(module or name, asname or None)]; a `from`'s `module` (as
-    written, without its dots) and `level`; `refusal`, 3.15's message if it
-    could not be lazy where it is (else None)"""
-    __slots__ = ('start', 'end', 'kind', 'aliases', 'module', 'level', 'refusal')
-
-    def __init__(self, start, end, kind, aliases, module, level, refusal) -> None:
-        self.start = start
-        self.end = end
-        self.kind = kind
-        self.aliases = aliases
-        self.module = module
-        self.level = level
-        self.refusal = refusal
-
-
-def plain_imports(text: str) -> 'list[PlainImport]':
-    """every plain import statement of `text` that parses, with what 3.15
-    says of making it lazy where it is (in a function, class or try block,
-    `*`, `__future__`): what `__lazy_modules__` and mode "all" go by"""
-    seen: list = []
-    find_lazy(text, len(text) + 1, True, seen)
-    found = []
-    for stmt, context, edit in seen:
-        last = stmt[-1]
-        parsed = _parse([stmt[0]] + stmt, _Tok(NEWLINE, '', last.end, (last.end[0], last.end[1] + 1)))
-        if isinstance(parsed, _Spec):
-            refusal = None if edit is not None else _place_error(parsed.kind, context)
-            found.append(PlainImport(stmt[0].start, last.end, parsed.kind, parsed.aliases,
-                                     parsed.module, parsed.level, refusal))
-        elif parsed[0] in (MSG_STAR, MSG_FUTURE):
-            words = [tok.string for tok in stmt[1:]]
-            written = ''.join(words[:words.index('import')])
-            module = written.lstrip('.')
-            found.append(PlainImport(stmt[0].start, last.end, 'from', [], module,
-                                     len(written) - len(module), parsed[0]))
-    return found
-
-
-MSG_NO_COOKIE = "lazy import without the '# -*- coding: lazy -*-' cookie (needed before Python 3.15)"
-
-
-def problems(text: str, cookie: bool = True) -> 'list[tuple[int, int, str]]':
-    """`check`'s verdicts: (line, column, message) for each lazy statement
-    3.15 rejects and, with `cookie`, for lazy syntax in a text without the
-    cookie"""
-    if _last_candidate(text) < 0:
-        return []
-    edits, errors, _ = find_lazy(text, len(text) + 1)
-    found = [(error.lineno, error.offset, error.msg) for error, _ in errors]
-    if cookie and edits and cookie_name(text.encode()) != b'lazy':
-        found.append((edits[0].start[0], edits[0].start[1] + 1, MSG_NO_COOKIE))
-    return found
 
 
 def _apply(lines: list[str], edits: list[Edit]) -> list[str]:
@@ -573,6 +558,12 @@ def error_source(lines: list[str], error: LazyError, first_line: int = 1,
     return ''.join(out)
 
 
+def raises(text: str, out: str) -> bool:
+    """is `out`, the rewrite of `text`, the module that raises 3.15's
+    SyntaxError (error_source's)?"""
+    return ERROR_CALL in out and ERROR_CALL not in text
+
+
 def _runs_into_import(text: str, at: int) -> bool:
     """is the `lazy` at `at` followed, over blanks and backslash
     continuations, by the word `import` or `from`?"""
@@ -602,7 +593,7 @@ def _runs_into_import(text: str, at: int) -> bool:
     return False
 
 
-def _last_candidate(text: str) -> int:
+def last_candidate(text: str) -> int:
     """where the last possible lazy statement starts, or -1"""
     end = len(text)
     while True:
@@ -620,14 +611,15 @@ def rewrite(text: str, first_line: int = 1, every_import: bool = False) -> str:
     whose first line is the file's line `first_line`; `every_import` (mode
     "all") makes every eligible plain import potentially lazy"""
     plain = every_import or LAZY_MODULES_NAME in text or SET_MODE_NAME in text
-    last = _last_candidate(text)
+    last = last_candidate(text)
     if last < 0 and not plain:
         return text
     if plain:
         stop_after = len(text) + 1
     else:  # the line of `last`: count '\n', '\r\n' and '\r' endings before it
         stop_after = text.count('\n', 0, last) + text.count('\r', 0, last) - text.count('\r\n', 0, last) + 1
-    edits, errors, reader = find_lazy(text, stop_after, plain)
+    statements, reader = read_statements(text, stop_after, plain)
+    edits, errors = edits_for(statements)
     if not errors:
         if not edits:
             return text
@@ -639,7 +631,7 @@ def rewrite(text: str, first_line: int = 1, every_import: bool = False) -> str:
     probe = ''.join(_apply(lines, edits + [edit for _, edit in errors]))
     grammar = [error for error, _ in errors if error.grammar]
     try:
-        compile(probe, '<lazy_codec>', 'exec', _ONLY_AST, dont_inherit=True)
+        compile(probe, '<lazy_codec>', 'exec', ONLY_AST, dont_inherit=True)
     except SyntaxError as exc:
         theirs = (exc.lineno or 0, exc.offset or 0)
         if not grammar or theirs < (grammar[0].lineno, grammar[0].offset):

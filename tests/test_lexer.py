@@ -43,7 +43,7 @@ def comparable(fast_lines, slow_lines):
             continue
         if header_only(fast):
             assert fast[0] == slow[0], (fast, slow)
-            statements = list(_rewrite._split_statements([Tok(*t) for t in slow]))
+            statements = list(_rewrite.split_statements([Tok(*t) for t in slow]))
             assert len(statements) == 1 and statements[0][0][-1].string == ':', (fast, slow)
             continue
         kept.append((fast, slow))
@@ -143,18 +143,18 @@ def test_declines_what_it_cannot_vouch_for(case):
     with pytest.raises(_lexer.Unsupported):
         lines_of(text, True)
     # and the rewrite gives what it gives reading with the tokenizer itself
-    edits, errors, reader = _rewrite.find_lazy(text, 10 ** 9)
+    statements, reader = _rewrite.read_statements(text, 10 ** 9)
     tokenizer_reader = _lexer.LineReader(text)
     try:
-        expected = _rewrite._find(_lexer.tokenized_lines(tokenizer_reader, 10 ** 9, False), False,
-                                  tokenizer_reader)
+        expected = _rewrite.find_statements(_lexer.tokenized_lines(tokenizer_reader, 10 ** 9, False), False,
+                                            tokenizer_reader)
     except SyntaxError as exc:  # what only the interpreter's tokenizer rejects
         pytest.skip(f'the tokenizer rejects it too: {exc}')
     def shown(edits, errors):  # (Edit and LazyError have slots, no __eq__)
         def fields(obj):
             return tuple(getattr(obj, name) for name in type(obj).__slots__)
         return [fields(e) for e in edits], [(fields(err), fields(e)) for err, e in errors]
-    assert shown(edits, errors) == shown(*expected)
+    assert shown(*_rewrite.edits_for(statements)) == shown(*_rewrite.edits_for(expected))
     assert reader.lines == tokenizer_reader.lines
 
 

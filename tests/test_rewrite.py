@@ -126,4 +126,4 @@ def test_only_ast_flag_is_the_interpreters():
     # written out in _rewrite so that the decoder does not import ast
     import ast
     from lazy_codec import _rewrite
-    assert _rewrite._ONLY_AST == ast.PyCF_ONLY_AST
+    assert _rewrite.ONLY_AST == ast.PyCF_ONLY_AST
