@@ -81,6 +81,9 @@ def split_statements(line: list[_Tok]):
     the header word is set for a simple statement written after a compound
     statement's colon on the same line (`if x: lazy import y`).
     """
+    if len(line) == 2 and line[1].string == ':' and line[0].type == NAME:
+        yield line, None, None  # a block header as the fast lexer gives it (the common case)
+        return
     first = line[0].string
     header = first in _COMPOUND and line[0].type == NAME
     if header and first in ('match', 'case') and (
@@ -90,9 +93,9 @@ def split_statements(line: list[_Tok]):
     start = 0
     body_of = None
     strings = [tok.string for tok in line]
-    for i, depth in enumerate(bracket_depths(strings)):
-        string = strings[i]
-        if depth or string in OPENING or string in CLOSING:
+    depths = bracket_depths(strings)
+    for i, string in enumerate(strings):
+        if depths[i] or string in OPENING or string in CLOSING:
             continue
         if string == 'lambda':
             lambdas += 1
