@@ -1,11 +1,86 @@
-"""The rewrite itself: tables of source -> rewritten source."""
+"""The rewrite itself: tables of source -> statement records and verdicts,
+and of source -> rewritten source."""
 import pytest
 
-from lazy_codec._rewrite import rewrite, split_lines
+from lazy_codec._rewrite import can_be_lazy, read_statements, rewrite, split_lines, verdict
 
 _IMPORT = '__lazy_codec_abi1__.lazy_import'
 _FROM = '__lazy_codec_abi1__.lazy_from'
 _ERROR = 'raise __lazy_codec_abi1__.syntax_error'
+
+
+def records(src: str, plain: bool = False) -> list:
+    """(kind, module, level, aliases, start, end, context, verdict) of each
+    statement the rewrite reads; the verdict of a lazy statement is 'ok' or
+    3.15's error (message, lineno, offset, end_lineno, end_offset), of a
+    plain import whether it may be lazy where it is"""
+    statements, _ = read_statements(src, 10 ** 9, plain)
+    out = []
+    for stmt in statements:
+        if stmt.interpreter_error is not None:
+            judged = stmt.interpreter_error
+        elif stmt.lazy:
+            error = verdict(stmt)
+            judged = 'ok' if error is None else (
+                error.msg, error.lineno, error.offset, error.end_lineno, error.end_offset)
+        else:
+            judged = 'may be lazy' if can_be_lazy(stmt) else 'eager'
+        out.append((stmt.kind, stmt.module, stmt.level, stmt.aliases, stmt.start, stmt.end,
+                    stmt.context, judged))
+    return out
+
+
+@pytest.mark.parametrize(('src', 'expected'), (
+    pytest.param('lazy import a.b as c, d\n',
+                 [('import', '', 0, [('a.b', 'c'), ('d', None)], (1, 0), (1, 23), [], 'ok')], id='import'),
+    pytest.param('lazy from ..m import (x,\n    y as z)\n',
+                 [('from', 'm', 2, [('x', None), ('y', 'z')], (1, 0), (2, 11), [], 'ok')], id='from, lines'),
+    pytest.param('lazy from . import x\n', [('from', '', 1, [('x', None)], (1, 0), (1, 20), [], 'ok')],
+                 id='relative'),
+    pytest.param('if x: lazy import os\n', [('import', '', 0, [('os', None)], (1, 6), (1, 20), ['if'], 'ok')],
+                 id='after a colon'),
+    pytest.param('def f():\n    lazy import os\n',
+                 [('import', '', 0, [('os', None)], (2, 4), (2, 18), ['def'],
+                   ('lazy import not allowed inside functions', 2, 5, 2, 19))], id='function'),
+    pytest.param('class C:\n    lazy from os import path\n',
+                 [('from', 'os', 0, [('path', None)], (2, 4), (2, 28), ['class'],
+                   ('lazy from ... import not allowed inside classes', 2, 5, 2, 29))], id='class'),
+    pytest.param('try: pass\nexcept E: pass\nelse: lazy import os\n',
+                 [('import', '', 0, [('os', None)], (3, 6), (3, 20), ['except'],
+                   ('lazy import not allowed inside try/except blocks', 3, 7, 3, 21))], id="try's else"),
+    pytest.param('lazy from m import *\n',
+                 [('from', 'm', 0, [], (1, 0), (1, 20), [], ('lazy from ... import * is not allowed', 1, 1, 1, 21))],
+                 id='star'),
+    pytest.param('lazy from __future__ import annotations\n',
+                 [('from', '__future__', 0, [], (1, 0), (1, 39), [],
+                   ('lazy from __future__ import is not allowed', 1, 1, 1, 5))], id='future marks the keyword'),
+    pytest.param('lazy import a as b.c\n',
+                 [('import', '', 0, [], (1, 0), (1, 20), [], ('cannot use attribute as import target', 1, 18, 1, 21))],
+                 id='target not a name'),
+    pytest.param('lazy from m import\n',
+                 [('from', '', 0, [], (1, 0), (1, 18), [], ("Expected one or more names after 'import'", 1, 19, 1, 19))],
+                 id='no names'),
+    pytest.param('lazy from m import a,\n',
+                 [('from', '', 0, [], (1, 0), (1, 21), [],
+                   ('trailing comma not allowed without surrounding parentheses', 1, 22, 1, 23))], id='trailing comma'),
+    pytest.param('if a:\n    x = 1\n        lazy import os\n',
+                 [('import', '', 0, [], (3, 8), (3, 22), ['if', 'if'], 'indentation')], id='unexpected indent'),
+    pytest.param('lazy import (os\n', [('import', '', 0, [], (1, 0), (1, 15), [], 'tokens')], id='bracket left open'),
+))
+def test_records(src, expected):
+    assert records(src) == expected
+
+
+def test_plain_records():
+    # plain imports are read only when they may become lazy (`__lazy_modules__`, mode "all")
+    src = 'import os; from . import x\ndef f():\n    import y\nfrom m import *\n'
+    assert records(src) == []
+    assert records(src, plain=True) == [
+        ('import', '', 0, [('os', None)], (1, 0), (1, 9), [], 'may be lazy'),
+        ('from', '', 1, [('x', None)], (1, 11), (1, 26), [], 'may be lazy'),
+        ('import', '', 0, [], (3, 4), (3, 12), ['def'], 'eager'),
+        ('from', 'm', 0, [], (4, 0), (4, 15), [], 'eager'),
+    ]
 
 
 @pytest.mark.parametrize('src', (
