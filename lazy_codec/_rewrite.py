@@ -8,6 +8,15 @@ SyntaxError that 3.15 gives, on the line 3.15 reports.
 
 Only the part of the file up to the last line that can hold a lazy statement
 is read (by `_lexer`): the rest is never looked at.
+
+The steps, in this order below: the lexer's logical lines are split into
+statements, each import statement becomes a `Statement` record (kind,
+module, level, aliases, span, block context) that `parse` completes;
+`verdict` judges a lazy one (ok, or 3.15's parser or placement error with
+its 1-based span), `can_be_lazy` a plain one; the emitter alone writes what
+they become: runtime calls (`_call`) or the module that raises
+(`error_source`).  The tools (`_check`, `_ipython`) read the same records
+and verdicts.
 """
 from lazy_codec import ENTRY_NAME, _lexer
 from lazy_codec._lexer import (
@@ -46,6 +55,8 @@ class LazyError:
         self.grammar = grammar
 
 
+# -- the cookie ----------------------------------------------------------------
+
 def cookie_span(data: bytes):
     """(start, end) of the codec name in the PEP 263 cookie of `data`'s first
     two lines, or None: `^[ \\t\\f]*#.*?coding[:=][ \\t]*([-\\w.]+)`"""
@@ -73,6 +84,8 @@ def cookie_name(data: bytes):
     span = cookie_span(data)
     return None if span is None else data[span[0]:span[1]].lower()
 
+
+# -- reading statements --------------------------------------------------------
 
 def split_statements(line: list[_Tok]):
     """yield (statement tokens, header word or None, the `;` after it or
@@ -132,6 +145,120 @@ def _newline_after(lines: list, tok: _Tok) -> _Tok:
             return _Tok(NEWLINE, '', (row, at), (row, len(text) + 1))
         return _Tok(NEWLINE, '', (row, at), (row, at + 1))
 
+
+def read_statements(text: str, stop_after: int, plain: bool = False) -> tuple:
+    """(the lazy statements of `text` through line `stop_after` and, with
+    `plain`, its plain imports, in order; the reader of the lines read)"""
+    reader = _lexer.LineReader(text)
+    try:
+        return find_statements(_lexer.logical_lines(reader, stop_after, plain), plain, reader), reader
+    except _lexer.Unsupported:
+        reader = _lexer.LineReader(text)
+        return find_statements(_lexer.tokenized_lines(reader, stop_after, plain), plain, reader), reader
+
+
+def find_statements(lines, plain: bool, reader: _lexer.LineReader) -> list:
+    found: list[Statement] = []
+    blocks: list[str] = []  # the compound word that opened each open block
+    last_header: dict[int, str] = {}  # per depth: the last compound word there
+    pending_block = None
+    # (columns, columns with a tab as one) of each open block's indentation:
+    # the interpreter's tokenizer rejects a line whose two measures disagree
+    levels = [(0, 0)]
+    indented = None  # the indentation just opened, if the line after it was not a block's
+    for line in lines:
+        tok = line[0]
+        if tok.type == _lexer.INDENT:
+            blocks.append(pending_block or 'if')
+            levels.append(_indentation(tok.string))
+            indented = (levels[-2], pending_block is None)
+            pending_block = None
+            continue
+        if tok.type == _lexer.DEDENT:
+            last_header.pop(len(blocks), None)
+            blocks.pop()
+            levels.pop()
+            continue
+        pending_block = None
+        opened, indented = indented, None
+        if tok.type == _lexer.OTHER and not tok.string:
+            continue  # a line the lexer found nothing of use in
+        for stmt, body_of, semicolon in split_statements(line):
+            if not stmt:
+                continue
+            first = stmt[0].string
+            if body_of is None and first in _COMPOUND and stmt[-1].string == ':':
+                word = stmt[1].string if first == 'async' else first
+                if word == 'else' and last_header.get(len(blocks)) in _TRY_WORDS:
+                    word = 'except'  # try's else block is part of the try
+                last_header[len(blocks)] = word
+                pending_block = word
+            is_lazy = (first == 'lazy' and len(stmt) > 1 and stmt[0].type == NAME
+                       and stmt[1].string in ('import', 'from'))
+            if not (is_lazy or plain and first in ('import', 'from')):
+                continue
+            if body_of == 'else' and last_header.get(len(blocks)) in _TRY_WORDS:
+                body_of = 'except'
+            context = blocks + [body_of] if body_of else blocks
+            if not is_lazy:
+                last = stmt[-1].end
+                found.append(Statement(False, stmt, _Tok(NEWLINE, '', last, (last[0], last[1] + 1)), list(context)))
+                continue
+            if _indentation_error(reader.lines[tok.start[0] - 1][:tok.start[1]], levels, opened):
+                # the interpreter's IndentationError or TabError for this
+                # line comes first: it shows the line, so the line stays as written
+                found.append(Statement(True, stmt, semicolon, list(context), INDENTATION))
+                continue
+            if _unreadable(stmt):
+                found.append(Statement(True, stmt, semicolon, list(context), TOKENS))
+                continue
+            found.append(Statement(True, stmt, semicolon or _newline_after(reader.lines, stmt[-1]), list(context)))
+    unfinished = reader.unfinished
+    if unfinished and unfinished[0].string == 'lazy' and unfinished[1:2] and \
+            unfinished[1].string in ('import', 'from'):
+        found.append(Statement(True, unfinished, None, [], TOKENS))
+    return found
+
+
+
+
+def _indentation(text: str) -> tuple:
+    """(columns, columns with a tab as one) of an indentation, as the
+    interpreter's tokenizer counts them (a tab to the next multiple of 8)"""
+    col = alt = 0
+    for ch in text:
+        if ch == '\t':
+            col = (col // 8 + 1) * 8
+            alt += 1
+        elif ch == '\f':
+            col = alt = 0
+        else:
+            col += 1
+            alt += 1
+    return col, alt
+
+
+def _indentation_error(text: str, levels: list, opened) -> bool:
+    """will the interpreter reject the line indented by `text`, whose
+    block is `levels[-1]`: an indent no block header asked for, or tabs and
+    spaces that the two measures of the tokenizer disagree on?  `opened`:
+    (the enclosing level, unexpected) if the line opened its block"""
+    indentation = _indentation(text)
+    if opened is not None:
+        (_, outer_alt), unexpected = opened
+        return unexpected or indentation[1] <= outer_alt
+    return indentation != levels[-1]
+
+
+def _unreadable(stmt: list[_Tok]) -> bool:
+    """does the statement hold what only the tokenizer rejects: a string
+    left open (3.9-3.11 tokenize goes on after it), or an unmatched bracket?"""
+    if any(tok.type == _lexer.ERROR and tok.string.strip() for tok in stmt):
+        return True
+    return any(depth < 0 for depth in bracket_depths([tok.string for tok in stmt]))
+
+
+# -- the record of a statement, and its parse ----------------------------------
 
 # the interpreter's own error comes before 3.15's lazy errors: for an
 # indentation it shows the line as written; for what its tokenizer rejects,
@@ -320,138 +447,6 @@ def place_error(kind: str, blocks: list[str]) -> 'str | None':
     return None
 
 
-class Edit:
-    """the text from `start` to `end` (rows, columns) becomes `code` and
-    `close`; a call's `code` is left open, for `close` to end it"""
-    __slots__ = ('start', 'end', 'code', 'close')
-
-    def __init__(self, start: tuple, end: tuple, code: str, close: str = ')') -> None:
-        self.start = start
-        self.end = end
-        self.code = code
-        self.close = close
-
-    def __lt__(self, other: 'Edit') -> bool:
-        return (self.start, self.end) < (other.start, other.end)
-
-
-# what a rejected statement becomes while we ask the compiler whether it has
-# an error of its own to report first: an expression statement, `(None)`
-_NEUTRAL = '(None'
-
-
-def read_statements(text: str, stop_after: int, plain: bool = False) -> tuple:
-    """(the lazy statements of `text` through line `stop_after` and, with
-    `plain`, its plain imports, in order; the reader of the lines read)"""
-    reader = _lexer.LineReader(text)
-    try:
-        return find_statements(_lexer.logical_lines(reader, stop_after, plain), plain, reader), reader
-    except _lexer.Unsupported:
-        reader = _lexer.LineReader(text)
-        return find_statements(_lexer.tokenized_lines(reader, stop_after, plain), plain, reader), reader
-
-
-def find_statements(lines, plain: bool, reader: _lexer.LineReader) -> list:
-    found: list[Statement] = []
-    blocks: list[str] = []  # the compound word that opened each open block
-    last_header: dict[int, str] = {}  # per depth: the last compound word there
-    pending_block = None
-    # (columns, columns with a tab as one) of each open block's indentation:
-    # the interpreter's tokenizer rejects a line whose two measures disagree
-    levels = [(0, 0)]
-    indented = None  # the indentation just opened, if the line after it was not a block's
-    for line in lines:
-        tok = line[0]
-        if tok.type == _lexer.INDENT:
-            blocks.append(pending_block or 'if')
-            levels.append(_indentation(tok.string))
-            indented = (levels[-2], pending_block is None)
-            pending_block = None
-            continue
-        if tok.type == _lexer.DEDENT:
-            last_header.pop(len(blocks), None)
-            blocks.pop()
-            levels.pop()
-            continue
-        pending_block = None
-        opened, indented = indented, None
-        if tok.type == _lexer.OTHER and not tok.string:
-            continue  # a line the lexer found nothing of use in
-        for stmt, body_of, semicolon in split_statements(line):
-            if not stmt:
-                continue
-            first = stmt[0].string
-            if body_of is None and first in _COMPOUND and stmt[-1].string == ':':
-                word = stmt[1].string if first == 'async' else first
-                if word == 'else' and last_header.get(len(blocks)) in _TRY_WORDS:
-                    word = 'except'  # try's else block is part of the try
-                last_header[len(blocks)] = word
-                pending_block = word
-            is_lazy = (first == 'lazy' and len(stmt) > 1 and stmt[0].type == NAME
-                       and stmt[1].string in ('import', 'from'))
-            if not (is_lazy or plain and first in ('import', 'from')):
-                continue
-            if body_of == 'else' and last_header.get(len(blocks)) in _TRY_WORDS:
-                body_of = 'except'
-            context = blocks + [body_of] if body_of else blocks
-            if not is_lazy:
-                last = stmt[-1].end
-                found.append(Statement(False, stmt, _Tok(NEWLINE, '', last, (last[0], last[1] + 1)), list(context)))
-                continue
-            if _indentation_error(reader.lines[tok.start[0] - 1][:tok.start[1]], levels, opened):
-                # the interpreter's IndentationError or TabError for this
-                # line comes first: it shows the line, so the line stays as written
-                found.append(Statement(True, stmt, semicolon, list(context), INDENTATION))
-                continue
-            if _unreadable(stmt):
-                found.append(Statement(True, stmt, semicolon, list(context), TOKENS))
-                continue
-            found.append(Statement(True, stmt, semicolon or _newline_after(reader.lines, stmt[-1]), list(context)))
-    unfinished = reader.unfinished
-    if unfinished and unfinished[0].string == 'lazy' and unfinished[1:2] and \
-            unfinished[1].string in ('import', 'from'):
-        found.append(Statement(True, unfinished, None, [], TOKENS))
-    return found
-
-
-
-
-def _indentation(text: str) -> tuple:
-    """(columns, columns with a tab as one) of an indentation, as the
-    interpreter's tokenizer counts them (a tab to the next multiple of 8)"""
-    col = alt = 0
-    for ch in text:
-        if ch == '\t':
-            col = (col // 8 + 1) * 8
-            alt += 1
-        elif ch == '\f':
-            col = alt = 0
-        else:
-            col += 1
-            alt += 1
-    return col, alt
-
-
-def _indentation_error(text: str, levels: list, opened) -> bool:
-    """will the interpreter reject the line indented by `text`, whose
-    block is `levels[-1]`: an indent no block header asked for, or tabs and
-    spaces that the two measures of the tokenizer disagree on?  `opened`:
-    (the enclosing level, unexpected) if the line opened its block"""
-    indentation = _indentation(text)
-    if opened is not None:
-        (_, outer_alt), unexpected = opened
-        return unexpected or indentation[1] <= outer_alt
-    return indentation != levels[-1]
-
-
-def _unreadable(stmt: list[_Tok]) -> bool:
-    """does the statement hold what only the tokenizer rejects: a string
-    left open (3.9-3.11 tokenize goes on after it), or an unmatched bracket?"""
-    if any(tok.type == _lexer.ERROR and tok.string.strip() for tok in stmt):
-        return True
-    return any(depth < 0 for depth in bracket_depths([tok.string for tok in stmt]))
-
-
 # -- verdicts ------------------------------------------------------------------
 
 def verdict(stmt: Statement) -> 'LazyError | None':
@@ -478,7 +473,27 @@ def can_be_lazy(stmt: Statement) -> bool:
     return place_error(stmt.kind, stmt.context) is None and parse(stmt) is None and stmt.form_error is None
 
 
-# -- the emitter: what each statement becomes ------------------------------------
+# -- the emitter: what each statement becomes ----------------------------------
+
+class Edit:
+    """the text from `start` to `end` (rows, columns) becomes `code` and
+    `close`; a call's `code` is left open, for `close` to end it"""
+    __slots__ = ('start', 'end', 'code', 'close')
+
+    def __init__(self, start: tuple, end: tuple, code: str, close: str = ')') -> None:
+        self.start = start
+        self.end = end
+        self.code = code
+        self.close = close
+
+    def __lt__(self, other: 'Edit') -> bool:
+        return (self.start, self.end) < (other.start, other.end)
+
+
+# what a rejected statement becomes while we ask the compiler whether it has
+# an error of its own to report first: an expression statement, `(None)`
+_NEUTRAL = '(None'
+
 
 def _call(stmt: Statement) -> str:
     """the runtime call a statement becomes, left open (see Edit)"""
@@ -566,6 +581,8 @@ def raises(text: str, out: str) -> bool:
     SyntaxError (error_source's)?"""
     return ERROR_CALL in out and ERROR_CALL not in text
 
+
+# -- the rewrite ---------------------------------------------------------------
 
 def _runs_into_import(text: str, at: int) -> bool:
     """is the `lazy` at `at` followed, over blanks and backslash
