@@ -20,7 +20,7 @@ and verdicts.
 """
 from lazy_codec import ENTRY_NAME, _lexer
 from lazy_codec._lexer import (
-    CLOSING, COMPOUND as _COMPOUND, KEYWORDS, NAME, NEWLINE, OPENING, Tok as _Tok, bracket_depths, split_lines,
+    BRACKETS, COMPOUND as _COMPOUND, KEYWORDS, NAME, NEWLINE, Tok as _Tok, bracket_depths, split_lines,
 )
 
 ONLY_AST = 0x400  # ast.PyCF_ONLY_AST: the parser's errors, not the compiler's
@@ -97,6 +97,10 @@ def split_statements(line: list[_Tok]):
     if len(line) == 2 and line[1].string == ':' and line[0].type == NAME:
         yield line, None, None  # a block header as the fast lexer gives it (the common case)
         return
+    strings = [tok.string for tok in line]
+    if ';' not in strings and ':' not in strings:
+        yield line, None, None  # one simple statement, the other common case
+        return
     first = line[0].string
     header = first in _COMPOUND and line[0].type == NAME
     if header and first in ('match', 'case') and (
@@ -105,10 +109,9 @@ def split_statements(line: list[_Tok]):
     lambdas = 0
     start = 0
     body_of = None
-    strings = [tok.string for tok in line]
     depths = bracket_depths(strings)
     for i, string in enumerate(strings):
-        if depths[i] or string in OPENING or string in CLOSING:
+        if depths[i] or string in BRACKETS:
             continue
         if string == 'lambda':
             lambdas += 1
@@ -253,9 +256,10 @@ def _indentation_error(text: str, levels: list, opened) -> bool:
 def _unreadable(stmt: list[_Tok]) -> bool:
     """does the statement hold what only the tokenizer rejects: a string
     left open (3.9-3.11 tokenize goes on after it), or an unmatched bracket?"""
-    if any(tok.type == _lexer.ERROR and tok.string.strip() for tok in stmt):
-        return True
-    return any(depth < 0 for depth in bracket_depths([tok.string for tok in stmt]))
+    for tok in stmt:
+        if tok.type == _lexer.ERROR and tok.string.strip():
+            return True
+    return min(bracket_depths([tok.string for tok in stmt])) < 0
 
 
 # -- the record of a statement, and its parse ----------------------------------
