@@ -177,6 +177,25 @@ def test_plain_imports_are_tokenized():
     assert assert_same(text, plain=True)
 
 
+@pytest.mark.parametrize(('strings', 'expected'), (
+    pytest.param(['x', '=', '1'], [0, 0, 0], id='no brackets'),
+    pytest.param(['f', '(', 'x', ',', '[', 'y', ']', ')'], [0, 0, 1, 1, 1, 2, 1, 0], id='nested'),
+    pytest.param(['(', ']'], [0, 0], id='any shape closes'),
+    pytest.param(['x', ')', ';', '(', 'y'], [0, -1, -1, -1, 0], id='closed, never opened'),
+))
+def test_bracket_depths(strings, expected):
+    assert _lexer.bracket_depths(strings) == expected
+
+
+@pytest.mark.parametrize(('strings', 'at', 'expected'), (
+    pytest.param(['(', '[', ']', ')', '('], 0, 3, id='outer'),
+    pytest.param(['(', '[', ']', ')'], 1, 2, id='inner'),
+    pytest.param(['(', 'x'], 0, -1, id='left open'),
+))
+def test_closing_bracket(strings, at, expected):
+    assert _lexer.closing_bracket(strings, at) == expected
+
+
 def test_keywords_are_the_interpreters():
     assert _lexer.KEYWORDS == frozenset(keyword.kwlist)
 
