@@ -152,11 +152,23 @@ def expected_path(name: str) -> str:
     return os.path.join(EXPECTED, f'{name}.txt')
 
 
+def all_cases() -> dict[str, dict]:
+    """every differential case by name, from the modules that hold them"""
+    import cases
+    import cases_faults
+    import cases_realcode
+    collected = {}
+    for module in (cases, cases_faults, cases_realcode):
+        clash = collected.keys() & module.CASES.keys()
+        assert not clash, f'{module.__name__} names cases already named: {sorted(clash)}'
+        collected.update(module.CASES)
+    return collected
+
+
 def record(python: str, names: list[str] | None = None) -> int:
     """write 3.15's output for every case (or `names`) to tests/expected/"""
-    from cases import CASES
     os.makedirs(EXPECTED, exist_ok=True)
-    for name, case in CASES.items():
+    for name, case in all_cases().items():
         if names and name not in names or case['oracle'] != 'native':
             continue
         out = run_case(case, python, NATIVE_COOKIE)
