@@ -251,6 +251,11 @@ def test_no_site_flag_means_no_codec(installed, tmp_path):
     # the interpreter's own error for an unknown source encoding, nothing of ours
     assert re.fullmatch(r'SyntaxError: (encoding problem|unknown encoding): lazy',
                         result.stderr.strip().splitlines()[-1]), transcript(result)
+    # and no codec at all: nothing of lazy_codec ran, the name is unknown
+    lookup = check([installed, '-S', '-c', 'import codecs, sys\n'
+                    'try:\n    codecs.lookup("lazy")\nexcept LookupError as e:\n    print(e)\n'
+                    'print(sorted(m for m in sys.modules if m.startswith("lazy_codec")))\n'])
+    assert lookup.stdout == 'unknown encoding: lazy\n[]\n', transcript(lookup)
 
 
 def test_isolated_mode_still_registers_codec(installed, tmp_path):
