@@ -1,21 +1,14 @@
 """The differential cases: each is run by native 3.15 (recorded once into
 tests/expected/, `python tests/harness.py PYTHON3.15`) and by the backport on
 every version, and the outputs must be equal.  Helper modules (heavy, other,
-pkg, broken, probe, ...) are in harness.COMMON."""
+pkg, broken, probe, ...) are in harness.COMMON; the format is case_table's.
+More cases live beside this file, one topic each: cases_faults.py
+(reliability: failures, threads, reload, ...) and cases_realcode.py (reduced
+from real packages)."""
+from case_table import CaseTable
 
-CASES = {}
-
-
-def case(name, main=None, files=None, argv=None, mode='out', env=None, oracle='native',
-         min_version=(3, 9)):
-    """oracle: 'native' (3.15's recorded output) or 'eager' (this interpreter
-    running the same program with `lazy ` removed: for the interpreter's own
-    errors, whose wording differs by version)"""
-    files = dict(files or {})
-    if main is not None:
-        files['main.py'] = '{COOKIE}\n' + main
-    CASES[name] = {'files': files, 'argv': argv or ['main.py'], 'mode': mode, 'env': env or {},
-                   'oracle': oracle, 'min_version': min_version}
+CASES = CaseTable()
+case = CASES.add
 
 
 # -- nothing happens at the statement; forms of the statement -------------------
@@ -1032,10 +1025,6 @@ from pkg import *
 print('pkg.sub' in sys.modules, 'pkg.nonexistent' in sys.modules)
 print(pkg.sub.Z)
 ''')
-
-# more cases live beside this file, one topic each
-import cases_faults  # noqa: E402,F401  (reliability: failures, threads, reload, ...)
-import cases_realcode  # noqa: E402,F401  (reduced from real packages)
 
 # GlobalLazyImportModeTests.test_global_on: the module that switches the mode
 # has its own plain imports after the switch lazy (and the filter asked)

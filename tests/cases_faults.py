@@ -1,5 +1,8 @@
-"""Differential cases about faults at run time (see cases.py for the format)."""
-from cases import CASES, case  # noqa: F401
+"""Differential cases about faults at run time (case_table.py has the format)."""
+from case_table import CaseTable
+
+CASES = CaseTable()
+case = CASES.add
 
 # -- reification failures of every kind, each used twice -----------------------
 # `twice(module, bound, use, catch)`: calls `use` (which loads the lazy name

@@ -1,6 +1,9 @@
-"""Differential cases that real packages found (see cases.py for the format):
+"""Differential cases that real packages found (case_table.py has the format):
 each is the smallest program that showed lazy_codec differing from 3.15."""
-from cases import case
+from case_table import CaseTable
+
+CASES = CaseTable()
+case = CASES.add
 
 # A parsing library under mode "all": `from m import *` copied m's lazy key,
 # so that the importer's own `lazy import sys` later was never resolved

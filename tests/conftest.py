@@ -1,10 +1,45 @@
+"""What every test module shares: the one way to run a program in a
+subprocess (`run_process`), and the session's wheels."""
+from __future__ import annotations
+
+import fnmatch
 import glob
 import os
+import subprocess
 import sys
 
 import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+
+def run_process(cmd, *, cwd=None, input=None, unset_env=(), extra_env=None, timeout=120,
+                text=True, check=False) -> subprocess.CompletedProcess:
+    """run `cmd` (its parts may be paths) to its end, stdout and stderr
+    captured, in text unless `text=False`; never longer than `timeout`
+    seconds, so that a hang fails its test instead of the whole run.
+
+    The environment is this process's, without the variables whose names
+    match a pattern of `unset_env` (fnmatch: 'PYTHON*' for all of pytest's
+    PYTHONPATH & co.), then with `extra_env` set.  check=True asserts that
+    the exit status is 0, showing the command and both streams if not."""
+    env = {name: value for name, value in os.environ.items()
+           if not any(fnmatch.fnmatchcase(name, pattern) for pattern in unset_env)}
+    env.update(extra_env or {})
+    result = subprocess.run([os.fspath(part) for part in cmd], cwd=cwd, env=env, input=input,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=text,
+                            timeout=timeout)
+    if check:
+        assert result.returncode == 0, f'{result.args}\n{transcript(result)}'
+    return result
+
+
+def transcript(result: subprocess.CompletedProcess) -> str:
+    """a finished process's exit status and both streams, for assertion messages"""
+    out, err = result.stdout, result.stderr
+    if isinstance(out, bytes):
+        out, err = out.decode('utf-8', 'replace'), err.decode('utf-8', 'replace')
+    return f'exit {result.returncode}\nstdout:\n{out}\nstderr:\n{err}'
 
 
 @pytest.fixture(scope='session')

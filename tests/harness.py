@@ -4,15 +4,20 @@ A case's `.py` files start with `{COOKIE}`: `# -*- coding: lazy -*-` when the
 backport runs it, `# -*- coding: utf-8 -*-` when native 3.15 records it, so
 that lines are the same in both.  What a case prints, its exit status and
 (for mode 'tail') the end of its stderr are compared with 3.15's recording.
+
+Run as a script (`python3 tests/harness.py PYTHON3.15 [CASE...]`) it records
+that output; it runs cases with conftest's run_process, so pytest must be
+importable by the python running it.
 """
 from __future__ import annotations
 
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
+
+from conftest import run_process
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 EXPECTED = os.path.join(HERE, 'expected')
@@ -126,15 +131,10 @@ def run_case(case: dict, python: str, cookie: str, env: dict | None = None,
     directory = tempfile.mkdtemp(prefix='lazycase')
     try:
         write_case(case, directory, cookie, eager)
-        run_env = dict(os.environ)
-        for var in ('PYTHONPATH', 'PYTHON_LAZY_IMPORTS', 'PYTHONDONTWRITEBYTECODE', 'PYTHONWARNINGS'):
-            run_env.pop(var, None)
-        run_env.update(case.get('env', {}))
-        run_env.update(env or {})
-        run_env['PYTHONIOENCODING'] = 'utf-8'
-        proc = subprocess.run(
-            [python, *case.get('argv', ['main.py'])], cwd=directory, env=run_env,
-            input=case.get('stdin', ''), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        proc = run_process(
+            [python, *case.get('argv', ['main.py'])], cwd=directory, input=case.get('stdin', ''),
+            unset_env=('PYTHONPATH', 'PYTHON_LAZY_IMPORTS', 'PYTHONDONTWRITEBYTECODE', 'PYTHONWARNINGS'),
+            extra_env={**case.get('env', {}), **(env or {}), 'PYTHONIOENCODING': 'utf-8'},
             timeout=case.get('timeout', 120),
         )
         out = proc.stdout
@@ -152,11 +152,23 @@ def expected_path(name: str) -> str:
     return os.path.join(EXPECTED, f'{name}.txt')
 
 
+def all_cases() -> dict[str, dict]:
+    """every differential case by name, from the modules that hold them"""
+    import cases
+    import cases_faults
+    import cases_realcode
+    collected = {}
+    for module in (cases, cases_faults, cases_realcode):
+        clash = collected.keys() & module.CASES.keys()
+        assert not clash, f'{module.__name__} names cases already named: {sorted(clash)}'
+        collected.update(module.CASES)
+    return collected
+
+
 def record(python: str, names: list[str] | None = None) -> int:
     """write 3.15's output for every case (or `names`) to tests/expected/"""
-    from cases import CASES
     os.makedirs(EXPECTED, exist_ok=True)
-    for name, case in CASES.items():
+    for name, case in all_cases().items():
         if names and name not in names or case['oracle'] != 'native':
             continue
         out = run_case(case, python, NATIVE_COOKIE)

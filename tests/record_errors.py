@@ -57,8 +57,9 @@ print('[\n' + ',\n'.join(json.dumps(entry) for entry in out) + '\n]')
 
 def main(argv=None) -> int:
     python, = (argv if argv is not None else sys.argv[1:])
+    # a script of its own, run by any python (without pytest): not conftest's run_process
     out = subprocess.run([python, '-c', PROBE], input=json.dumps(SOURCES), capture_output=True,
-                         text=True, check=True).stdout
+                         text=True, check=True, timeout=120).stdout
     with open(EXPECTED, 'w', encoding='utf-8') as f:
         f.write(out)
     return 0

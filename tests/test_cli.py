@@ -1,11 +1,11 @@
 """python -m lazy_codec: show, check, run."""
 import os
 import re
-import subprocess
 import sys
 
 import pytest
 
+from conftest import run_process
 from lazy_codec.__main__ import main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -42,16 +42,15 @@ def test_run_without_site(tmp_path):
     script = tmp_path / 'script.py'
     script.write_text(COOKIE + 'lazy import json\nimport sys\n'
                       'print("json" in sys.modules, sys.argv[1:], json.dumps(1), "json" in sys.modules)\n')
-    env = dict(os.environ, PYTHONPATH=ROOT)
-    plain = subprocess.run([sys.executable, '-S', str(script)], capture_output=True, text=True, env=env,
-                           timeout=60)
+    source_tree = {'PYTHONPATH': ROOT}  # -S: no site-packages, so lazy_codec from here
+    plain = run_process([sys.executable, '-S', script], extra_env=source_tree, timeout=60)
     # the interpreter's own words for an encoding it cannot find (3.9-3.13:
     # "encoding problem: lazy", 3.14: "unknown encoding: lazy")
     assert plain.returncode == 1 and plain.stdout == '', plain.stderr
     assert re.search(r'^SyntaxError: (encoding problem|unknown encoding): lazy$', plain.stderr, re.M), plain.stderr
-    ran = subprocess.run([sys.executable, '-S', '-m', 'lazy_codec', 'run', str(script), 'a'],
-                         capture_output=True, text=True, env=env, timeout=60)
-    assert ran.returncode == 0, ran.stderr
+    ran = run_process([sys.executable, '-S', '-m', 'lazy_codec', 'run', script, 'a'], extra_env=source_tree,
+                      timeout=60)
+    assert ran.returncode == 0 and ran.stderr == '', ran.stderr
     assert ran.stdout == "False ['a'] 1 True\n"
 
 
@@ -68,8 +67,8 @@ main()
 @pytest.mark.skipif(sys.version_info >= (3, 15), reason='the backport runtime is not used on 3.15+')
 def test_report_json(tmp_path):
     (tmp_path / 'app.py').write_text(REPORTED)
-    proc = subprocess.run([sys.executable, '-m', 'lazy_codec', 'report', '--json', 'app.py'], timeout=60,
-                          cwd=tmp_path, capture_output=True, text=True)
+    proc = run_process([sys.executable, '-m', 'lazy_codec', 'report', '--json', 'app.py'], cwd=tmp_path,
+                       timeout=60)
     assert proc.returncode == 0, proc.stderr
     import json
     data = json.loads(proc.stdout)
@@ -83,9 +82,8 @@ def test_report_json(tmp_path):
 @pytest.mark.skipif(sys.version_info >= (3, 15), reason='the backport runtime is not used on 3.15+')
 def test_report_from_environment(tmp_path):
     (tmp_path / 'app.py').write_text(REPORTED)
-    env = {k: v for k, v in os.environ.items() if not k.startswith('PYTHON')}
-    proc = subprocess.run([sys.executable, 'app.py'], cwd=tmp_path, capture_output=True, text=True, timeout=60,
-                          env=dict(env, LAZY_CODEC_REPORT='1', COLUMNS='100'))
+    proc = run_process([sys.executable, 'app.py'], cwd=tmp_path, timeout=60, unset_env=('PYTHON*',),
+                       extra_env={'LAZY_CODEC_REPORT': '1', 'COLUMNS': '100'})
     assert proc.returncode == 0, proc.stderr
     lines = proc.stderr.splitlines()
     assert lines[0] == 'lazy_codec report: 3 lazy imports, 1 used, 2 never used'

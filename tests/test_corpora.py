@@ -25,7 +25,6 @@ import importlib
 import json
 import os
 import re
-import subprocess
 import sys
 import sysconfig
 import time
@@ -34,6 +33,7 @@ import warnings
 import pytest
 
 import lazy_codec
+from conftest import run_process
 from lazy_codec import ENTRY_NAME, ENTRY_POINTS
 from lazy_codec._rewrite import ERROR_CALL, LAZY_MODULES_NAME, SET_MODE_NAME, rewrite, split_lines
 
@@ -433,8 +433,7 @@ def native_results(paths: list[str]) -> dict[str, list | None] | None:
         '        out[p] = [e.msg, e.lineno, e.offset, e.end_lineno, e.end_offset]\n'
         'json.dump(out, sys.stdout)\n'
     )
-    done = subprocess.run([PYTHON_315, '-I', '-c', script], input=json.dumps(paths),
-                          capture_output=True, text=True, timeout=120, check=True)
+    done = run_process([PYTHON_315, '-I', '-c', script], input=json.dumps(paths), check=True)
     return json.loads(done.stdout)
 
 

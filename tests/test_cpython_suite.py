@@ -4,10 +4,11 @@ that a regression shows. The tests that cannot pass, and why, are printed by
 `python tests/cpython_suite.py`."""
 import json
 import os
-import subprocess
 import sys
 
 import pytest
+
+from conftest import run_process
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REFERENCE = os.path.expanduser('~/.cache/reference-pythons/root/usr/lib/python3.15/test/test_lazy_import')
@@ -21,11 +22,8 @@ FLOOR = 147
                            "(../shared/tools/get-reference-pythons installs it)")
 def test_cpython_suite_floor(tmp_path):
     result = tmp_path / 'result.json'
-    proc = subprocess.run(
-        [sys.executable, os.path.join(HERE, 'cpython_suite.py'), '--python', sys.executable,
-         '--json', str(result)],
-        capture_output=True, text=True, timeout=600,
-    )
+    proc = run_process([sys.executable, os.path.join(HERE, 'cpython_suite.py'), '--python', sys.executable,
+                        '--json', result], timeout=600)
     assert result.exists(), proc.stdout + proc.stderr
     data = json.loads(result.read_text())
     print(f"CPython 3.15 test_lazy_import on {sys.version.split()[0]}: "

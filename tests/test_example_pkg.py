@@ -17,7 +17,8 @@ Everything runs in subprocesses."""
 import os
 import sys
 
-from test_install import check, make_venv, output, run, site_packages
+from conftest import transcript
+from test_install import check, make_venv, run, site_packages
 
 MODULES = ('__init__', '__main__', 'report')
 EXPECTED = [
@@ -42,16 +43,16 @@ def decodes_at_start(python, cwd):
     code = ('import sys, lazy_example, lazy_example.__main__; '
             "print('lazy_codec._codec' in sys.modules)")
     result = check([python, '-B', '-c', code], cwd=cwd)
-    assert result.stdout.strip() in ('True', 'False'), output(result)
+    assert result.stdout.strip() in ('True', 'False'), transcript(result)
     return result.stdout.strip() == 'True'
 
 
 def assert_example_runs_lazily(program, cwd):
     """`program` is [python, '-m', 'lazy_example'] or the console script"""
     result = run(program, cwd=cwd)
-    assert result.returncode == 0, output(result)
-    assert result.stdout.splitlines() == EXPECTED, output(result)
-    assert result.stderr == '', output(result)
+    assert result.returncode == 0, transcript(result)
+    assert result.stdout.splitlines() == EXPECTED, transcript(result)
+    assert result.stderr == '', transcript(result)
 
 
 def wheel_of(wheels, name):
@@ -67,7 +68,7 @@ def test_installed_after_lazy_codec_pip_byte_compiles_it(tmp_path, wheels):
     # compile (-vv: pip logs compileall's output, errors included, at debug;
     # pip 26.3 logs a blocked import there too)
     installed = run([python, '-m', 'pip', 'install', '--no-deps', '-vv', wheel_of(wheels, 'lazy_example')])
-    log = output(installed)
+    log = transcript(installed)
     assert installed.returncode == 0, log
     for error in ('SyntaxError', 'Error compiling', 'BlockedImportError', 'Skipping bytecode'):
         assert error not in log, log

@@ -4,11 +4,11 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 
 import pytest
 
+from conftest import run_process
 from lazy_codec._fix import Settings, compile_315, fix_text, read_report
 from lazy_codec.__main__ import main
 
@@ -368,7 +368,7 @@ def test_decoder_does_not_import_tokenize_rt(tmp_path):
     (tmp_path / 'mod.py').write_text(COOKIE + 'lazy import json\nx = 1\n')
     code = ('import sys, mod; assert mod.x == 1; '
             'print(sorted(m for m in ("tokenize_rt", "lazy_codec._fix", "tokenize") if m in sys.modules))')
-    proc = subprocess.run([sys.executable, '-c', code], cwd=tmp_path, capture_output=True, text=True)
+    proc = run_process([sys.executable, '-c', code], cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == '[]\n'
 
@@ -384,9 +384,9 @@ PROBE = ('import sys\nfrom ledger.cli import main\ntry:\n    main(["--help"])\ne
 def test_report_then_fix_unused(tmp_path):
     project = tmp_path / 'ledger_cli'
     shutil.copytree(EXAMPLE, project, ignore=shutil.ignore_patterns('__pycache__'))
-    env = dict(os.environ, LAZY_CODEC_REPORT=str(tmp_path / 'report.json'))
-    run = subprocess.run([sys.executable, '-X', 'lazy_imports=all', '-m', 'ledger', '--help'],
-                         cwd=project, env=env, capture_output=True, text=True)
+    report = {'LAZY_CODEC_REPORT': str(tmp_path / 'report.json')}
+    run = run_process([sys.executable, '-X', 'lazy_imports=all', '-m', 'ledger', '--help'],
+                      cwd=project, extra_env=report)
     assert run.returncode == 0, run.stderr
     data = json.loads((tmp_path / 'report.json').read_text())
     cli = [e for e in data['entries'] if e['file'].endswith(os.path.join('ledger', 'cli.py'))]
@@ -395,7 +395,7 @@ def test_report_then_fix_unused(tmp_path):
         (5, 'export', False), (5, 'fetch', False), (5, 'report', False)]
     assert os.path.realpath(os.path.join(project, 'ledger', 'cli.py')) in read_report(str(tmp_path / 'report.json'))
 
-    before = subprocess.run([sys.executable, '-c', PROBE], cwd=project, capture_output=True, text=True)
+    before = run_process([sys.executable, '-c', PROBE], cwd=project)
     assert before.stdout.endswith("['asyncio', 'decimal', 'json', 'ledger.fetch']\n")
     assert main(['fix', '--unused', str(tmp_path / 'report.json'), str(project)]) == 1
     source = (project / 'ledger' / 'cli.py').read_text()
@@ -405,11 +405,10 @@ def test_report_then_fix_unused(tmp_path):
         assert (project / 'ledger' / f'{name}.py').read_text() == open(
             os.path.join(EXAMPLE, 'ledger', f'{name}.py')).read()
     assert main(['check', str(project)]) == 0
-    after = subprocess.run([sys.executable, '-c', PROBE], cwd=project, capture_output=True, text=True)
+    after = run_process([sys.executable, '-c', PROBE], cwd=project)
     assert after.returncode == 0, after.stderr
     assert after.stdout == before.stdout.replace("['asyncio', 'decimal', 'json', 'ledger.fetch']", '[]')
-    used = subprocess.run([sys.executable, '-m', 'ledger', 'report', 'sample.csv'], cwd=project,
-                          capture_output=True, text=True)
+    used = run_process([sys.executable, '-m', 'ledger', 'report', 'sample.csv'], cwd=project)
     assert used.returncode == 0 and used.stdout.startswith('food            19.75'), used.stderr
     assert main(['fix', '--unused', str(tmp_path / 'report.json'), str(project)]) == 0
 
@@ -421,9 +420,9 @@ def test_unused_of_several_runs(tmp_path):
     shutil.copytree(EXAMPLE, project, ignore=shutil.ignore_patterns('__pycache__'))
     runs = (['--help'], ['export', 'sample.csv'])
     for n, args in enumerate(runs):
-        env = dict(os.environ, LAZY_CODEC_REPORT=str(tmp_path / f'{n}.json'))
-        run = subprocess.run([sys.executable, '-X', 'lazy_imports=all', '-m', 'ledger', *args],
-                             cwd=project, env=env, capture_output=True, text=True)
+        report = {'LAZY_CODEC_REPORT': str(tmp_path / f'{n}.json')}
+        run = run_process([sys.executable, '-X', 'lazy_imports=all', '-m', 'ledger', *args],
+                          cwd=project, extra_env=report)
         assert run.returncode == 0, run.stderr
     second = json.loads((tmp_path / '1.json').read_text())['entries']
     # resolved lazy objects are kept by the report: a freed one's id, given to
@@ -491,5 +490,5 @@ def test_real_package(tmp_path, capsys, package, smoke, lazy_modules):
             f'assert {package}.__file__.startswith({str(tmp_path)!r}), {package}.__file__\n'
             f'for m in pkgutil.walk_packages({package}.__path__, "{package}."):\n'
             f'    importlib.import_module(m.name)\n{smoke}\nprint("ok")\n')
-    proc = subprocess.run([sys.executable, '-c', code], cwd=tmp_path, capture_output=True, text=True)
+    proc = run_process([sys.executable, '-c', code], cwd=tmp_path, timeout=300)
     assert (proc.returncode, proc.stdout) == (0, 'ok\n'), proc.stderr

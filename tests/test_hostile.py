@@ -23,6 +23,7 @@ import time
 
 import pytest
 
+from conftest import run_process
 from lazy_codec._rewrite import rewrite, split_lines
 
 V = sys.version_info[:2]
@@ -70,14 +71,13 @@ class Run:
 
 
 def run(tmp_path, name: str, data: bytes, how: str = 'import') -> Run:
+    """write `data` as module `name`, run it as a script or import it; in
+    bytes, since a broken module's output need not be text, and with bytecode
+    written, since what is cached for a broken module is checked"""
     path = tmp_path / f'{name}.py'
     path.write_bytes(data)
     cmd = [sys.executable, f'{name}.py'] if how == 'script' else [sys.executable, '-c', f'import {name}']
-    env = dict(os.environ)
-    env.pop('PYTHONPATH', None)
-    env.pop('PYTHONDONTWRITEBYTECODE', None)
-    proc = subprocess.run(cmd, cwd=str(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          env=env, timeout=120)
+    proc = run_process(cmd, cwd=tmp_path, unset_env=('PYTHONPATH', 'PYTHONDONTWRITEBYTECODE'), text=False)
     assert path.read_bytes() == data, 'the source file changed'
     return Run(proc, str(path))
 

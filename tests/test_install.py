@@ -7,10 +7,11 @@ import glob
 import os
 import re
 import shutil
-import subprocess
 import sys
 
 import pytest
+
+from conftest import run_process, transcript
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PTH = 'lazy_codec.pth'
@@ -27,21 +28,14 @@ HEAVY = ('tokenize', 'tokenize_rt', 'ast', 're', 'argparse', 'typing')
 
 
 def run(cmd, **kwargs):
-    # PYTHONPATH & co. of the pytest process must not leak into the venvs
-    env = {k: v for k, v in os.environ.items() if not k.startswith('PYTHON')}
-    return subprocess.run([str(part) for part in cmd], stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, text=True, env=env, timeout=300,
-                          **kwargs)
-
-
-def output(result):
-    return f'exit {result.returncode}\nstdout:\n{result.stdout}\nstderr:\n{result.stderr}'
+    """run_process for the venvs: PYTHONPATH & co. of the pytest process
+    must not leak into them, and an install may take minutes"""
+    return run_process(cmd, unset_env=('PYTHON*',), timeout=300, **kwargs)
 
 
 def check(cmd, **kwargs):
-    result = run(cmd, **kwargs)
-    assert result.returncode == 0, f'{cmd}\n{output(result)}'
-    return result
+    """run(), asserting exit 0"""
+    return run(cmd, check=True, **kwargs)
 
 
 def make_venv(path):
@@ -55,7 +49,7 @@ def make_venv(path):
         if not wheels:
             pytest.skip(f'{sys.executable} -m venv fails (no ensurepip?) and there is no '
                         f'~/.cache/reference-pythons/wheels/pip-*.whl to bootstrap pip:\n'
-                        f'{output(result)}')
+                        f'{transcript(result)}')
         check([sys.executable, '-m', 'venv', '--clear', '--without-pip', path])
         check([python, os.path.join(wheels[-1], 'pip'), 'install', '-q', wheels[-1]])
     return python
@@ -87,13 +81,13 @@ def write_program(directory):
 def assert_lazy_import_works(python, directory, *options):
     script = write_program(directory)
     as_script = run([python, *options, script], cwd=directory)
-    assert as_script.stdout.split() == ['False', 'True'], output(as_script)
-    assert as_script.returncode == 0, output(as_script)
+    assert as_script.stdout.split() == ['False', 'True'], transcript(as_script)
+    assert as_script.returncode == 0, transcript(as_script)
     # -I leaves the current directory off sys.path: put the program's there
     as_module = run([python, *options, '-c', 'import sys; sys.path.insert(0, "."); import cookie_prog'],
                     cwd=directory)
-    assert as_module.stdout.split() == ['False', 'True'], output(as_module)
-    assert as_module.returncode == 0, output(as_module)
+    assert as_module.stdout.split() == ['False', 'True'], transcript(as_module)
+    assert as_module.returncode == 0, transcript(as_module)
 
 
 def imported_modules(python):
@@ -105,7 +99,7 @@ def imported_modules(python):
             name = line.rsplit('|', 1)[1].strip()
             if name != 'imported package':  # the header line
                 names.add(name)
-    assert 'site' in names, f'cannot read -X importtime output:\n{output(result)}'
+    assert 'site' in names, f'cannot read -X importtime output:\n{transcript(result)}'
     return names
 
 
@@ -200,12 +194,12 @@ def test_uninstall_removes_pth_and_cookie_then_fails(tmp_path, wheel):
     check([python, '-m', 'pip', 'uninstall', '-y', 'lazy_codec'])
     assert PTH not in os.listdir(site)
     started = check([python, '-c', 'pass'])
-    assert started.stderr == '', output(started)
+    assert started.stderr == '', transcript(started)
     cookie = run([python, write_program(tmp_path)], cwd=tmp_path)
-    assert cookie.returncode != 0, output(cookie)
+    assert cookie.returncode != 0, transcript(cookie)
     error = cookie.stderr.strip().splitlines()[-1]  # e.g. SyntaxError: encoding problem: lazy
-    assert error.startswith(('SyntaxError', 'LookupError')), output(cookie)
-    assert 'encoding' in error and 'lazy' in error, output(cookie)
+    assert error.startswith(('SyntaxError', 'LookupError')), transcript(cookie)
+    assert 'encoding' in error and 'lazy' in error, transcript(cookie)
 
 
 def test_pth_without_package_starts_and_names_lazy_codec_on_use(tmp_path, wheel):
@@ -216,15 +210,15 @@ def test_pth_without_package_starts_and_names_lazy_codec_on_use(tmp_path, wheel)
     assert PTH in os.listdir(site)
     # start-up does not touch the package, so it neither fails nor warns
     started = check([python, '-c', "print('started')"])
-    assert started.stdout == 'started\n' and started.stderr == '', output(started)
+    assert started.stdout == 'started\n' and started.stderr == '', transcript(started)
     # nor does an installer's start (the .pth then loads the codec: see _startup.py)
     pip = check([python, '-m', 'pip', 'install', '--help'])
-    assert pip.stderr == '', output(pip)
+    assert pip.stderr == '', transcript(pip)
     write_program(tmp_path)
     cookie = run([python, '-c', 'import cookie_prog'], cwd=tmp_path)
-    assert cookie.returncode != 0, output(cookie)
+    assert cookie.returncode != 0, transcript(cookie)
     # the .pth's LookupError text (a script run shows only `encoding problem: lazy`)
-    assert 'lazy_codec' in cookie.stderr.strip().splitlines()[-1], output(cookie)
+    assert 'lazy_codec' in cookie.stderr.strip().splitlines()[-1], transcript(cookie)
 
 
 def test_startup_imports_same_modules_as_plain_venv(installed, plain):
@@ -240,7 +234,7 @@ def test_codec_lookup_case_insensitive_and_decoding_by_version(installed):
             'print(codecs.lookup("LAZY").name)\n'
             'print(ascii(sys.stdin.buffer.read().decode("lazy")))\n')
     result = run([installed, '-c', code], input=PROGRAM)
-    assert result.returncode == 0, output(result)
+    assert result.returncode == 0, transcript(result)
     name, decoded = result.stdout.splitlines()
     assert name == 'lazy'
     decoded = ast.literal_eval(decoded)
@@ -253,10 +247,15 @@ def test_codec_lookup_case_insensitive_and_decoding_by_version(installed):
 def test_no_site_flag_means_no_codec(installed, tmp_path):
     # documents the limit: -S skips site, so no .pth runs and `lazy` is unknown
     result = run([installed, '-S', write_program(tmp_path)], cwd=tmp_path)
-    assert result.returncode == 1 and result.stdout == '', output(result)
+    assert result.returncode == 1 and result.stdout == '', transcript(result)
     # the interpreter's own error for an unknown source encoding, nothing of ours
     assert re.fullmatch(r'SyntaxError: (encoding problem|unknown encoding): lazy',
-                        result.stderr.strip().splitlines()[-1]), output(result)
+                        result.stderr.strip().splitlines()[-1]), transcript(result)
+    # and no codec at all: nothing of lazy_codec ran, the name is unknown
+    lookup = check([installed, '-S', '-c', 'import codecs, sys\n'
+                    'try:\n    codecs.lookup("lazy")\nexcept LookupError as e:\n    print(e)\n'
+                    'print(sorted(m for m in sys.modules if m.startswith("lazy_codec")))\n'])
+    assert lookup.stdout == 'unknown encoding: lazy\n[]\n', transcript(lookup)
 
 
 def test_isolated_mode_still_registers_codec(installed, tmp_path):

@@ -35,6 +35,7 @@ hypothesis = pytest.importorskip('hypothesis')
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
+from conftest import run_process  # noqa: E402
 from lazy_codec._rewrite import rewrite, split_lines  # noqa: E402
 
 NATIVE = sys.version_info >= (3, 15)
@@ -444,10 +445,7 @@ def _run(directory: str, name: str, data: str, how: str) -> subprocess.Completed
     with open(os.path.join(directory, name + '.py'), 'wb') as f:
         f.write(data.encode('utf-8'))
     cmd = [sys.executable, name + '.py'] if how == 'script' else [sys.executable, '-c', f'import {name}']
-    env = dict(os.environ)
-    env.pop('PYTHONPATH', None)
-    return subprocess.run(cmd, cwd=directory, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          env=env, timeout=30)
+    return run_process(cmd, cwd=directory, unset_env=('PYTHONPATH',), timeout=30, text=False)
 
 
 @SLOW

@@ -1,11 +1,12 @@
 """The runtime's structural promises, checked in subprocesses with the
 package installed (no timings: facts that imply speed and safety)."""
 import os
-import subprocess
 import sys
 import textwrap
 
 import pytest
+
+from conftest import run_process
 
 COOKIE = '# -*- coding: lazy -*-\n'
 NATIVE = sys.version_info >= (3, 15)
@@ -16,12 +17,12 @@ RUNTIME_FILES = tuple(os.path.join(*name.split('.')) + '.py' for name in sorted(
 
 
 def run(tmp_path, files, main='main.py'):
+    """write `files` into tmp_path, run `main` there; its stdout (it must exit 0)"""
     for name, text in files.items():
         path = tmp_path / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
-    proc = subprocess.run([sys.executable, main], cwd=tmp_path, capture_output=True, text=True,
-                          timeout=120)
+    proc = run_process([sys.executable, main], cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     return proc.stdout
 
@@ -83,7 +84,7 @@ def test_bytecode_of_abi1_keeps_working(tmp_path):
     import py_compile
     pyc = py_compile.compile(str(tmp_path / 'old.py'), cfile=str(tmp_path / 'old.pyc'), doraise=True)
     (tmp_path / 'old.py').unlink()
-    proc = subprocess.run([sys.executable, pyc], capture_output=True, text=True, timeout=60)
+    proc = run_process([sys.executable, pyc], timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines() == ['False 1 1/2 xml.dom', '[]']
 
@@ -134,8 +135,7 @@ def test_mode_all_stdlib_heavy_imports(tmp_path):
     code = ('import asyncio, email.mime.multipart, http.server, json, decimal, '
             'logging.handlers, unittest, urllib.request, sys; '
             'print(sys.get_lazy_imports(), asyncio.get_event_loop_policy is not None)')
-    proc = subprocess.run([sys.executable, '-X', 'lazy_imports=all', '-c', code], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=300)
+    proc = run_process([sys.executable, '-X', 'lazy_imports=all', '-c', code], cwd=tmp_path, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == 'all True\n'
 
@@ -315,13 +315,11 @@ def test_modules_a_lazy_program_adds(tmp_path, cached):
         'main.py': 'import sys\nbefore = set(sys.modules)\nimport lib\n'
                    'print(sorted(set(sys.modules) - before))\n',
     }
-    env = dict(os.environ)
-    env.pop('PYTHONDONTWRITEBYTECODE', None)
     for name, text in files.items():
         (tmp_path / name).write_text(text)
     for _ in range(2 if cached else 1):
-        out = subprocess.run([sys.executable, 'main.py'], cwd=tmp_path, capture_output=True,
-                             text=True, env=env, timeout=120, check=True).stdout
+        out = run_process([sys.executable, 'main.py'], cwd=tmp_path,
+                          unset_env=('PYTHONDONTWRITEBYTECODE',), check=True).stdout
     ours = {'lazy_codec'} | RUNTIME_MODULES
     if not cached:
         ours |= {'lazy_codec._codec', 'lazy_codec._lexer', 'lazy_codec._rewrite'}

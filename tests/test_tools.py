@@ -1,11 +1,11 @@
 """The real pytest and coverage.py, in subprocesses, on projects whose files carry the cookie."""
 import html
-import os
 import re
-import subprocess
 import sys
 
 import pytest
+
+from conftest import run_process
 
 pytestmark = pytest.mark.skipif(
     sys.version_info >= (3, 15),
@@ -26,11 +26,11 @@ def write(root, files, lazy=True):
         path.write_text(text)
 
 
-def run(cwd, *args):
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(('COV_CORE', 'COVERAGE_', 'PYTEST_'))}
-    return subprocess.run([sys.executable, '-m', *args], cwd=cwd, env=env,
-                          capture_output=True, text=True)
+def run_module(cwd, *args):
+    """python -m ARGS in cwd, as a run of its own: without the variables
+    through which the pytest running this (and its pytest-cov) would reach it"""
+    return run_process([sys.executable, '-m', *args], cwd=cwd, timeout=300,
+                       unset_env=('COV_CORE*', 'COVERAGE_*', 'PYTEST_*'))
 
 
 PYTEST_PROJECT = {
@@ -58,7 +58,7 @@ def test_pytest(tmp_path, mode):
     for lazy in (True, False):
         root = tmp_path / ('lazy' if lazy else 'eager')
         write(root, PYTEST_PROJECT, lazy)
-        out = run(root, 'pytest', '-p', 'no:cacheprovider', f'--import-mode={mode}', '-rN', '-vv')
+        out = run_module(root, 'pytest', '-p', 'no:cacheprovider', f'--import-mode={mode}', '-rN', '-vv')
         assert out.returncode == 1, out.stdout + out.stderr
         assert '2 failed, 2 passed' in out.stdout, out.stdout
         outputs.append([line.replace(str(root), 'ROOT') for line in out.stdout.splitlines()
@@ -102,14 +102,14 @@ def test_coverage(tmp_path, target):
     # a lazy line is covered when its statement ran; with the plugin, annotate
     # and html show the file as written
     write(tmp_path, dict(COVERAGE_PROJECT, **{'.coveragerc': PLUGIN}))
-    out = run(tmp_path, 'coverage', 'run', *target)
+    out = run_module(tmp_path, 'coverage', 'run', *target)
     assert (out.returncode, out.stdout, out.stderr) == (0, '[1]\n', '')
-    out = run(tmp_path, 'coverage', 'report', '-m')
+    out = run_module(tmp_path, 'coverage', 'report', '-m')
     assert (out.stdout, out.stderr) == (REPORT, '')
-    out = run(tmp_path, 'coverage', 'annotate')
+    out = run_module(tmp_path, 'coverage', 'annotate')
     assert out.returncode == 0, out.stderr
     assert {name: (tmp_path / name).read_text() for name in ANNOTATED} == ANNOTATED
-    out = run(tmp_path, 'coverage', 'html', '-q')
+    out = run_module(tmp_path, 'coverage', 'html', '-q')
     assert out.returncode == 0, out.stderr
     page = html.unescape(re.sub(r'<[^>]*>', '', (tmp_path / 'htmlcov' / 'app_py.html').read_text()))
     assert 'lazy import lib' in page and 'lazy import never_there' in page
@@ -123,9 +123,9 @@ def test_coverage_without_plugin(tmp_path):
     # measurement needs no plugin: coverage compiles what the codec gives, and
     # lines never move; but its reports then show the rewritten lines
     write(tmp_path, COVERAGE_PROJECT)
-    assert run(tmp_path, 'coverage', 'run', 'app.py').returncode == 0
-    assert run(tmp_path, 'coverage', 'report', '-m').stdout == REPORT
-    assert run(tmp_path, 'coverage', 'annotate').returncode == 0
+    assert run_module(tmp_path, 'coverage', 'run', 'app.py').returncode == 0
+    assert run_module(tmp_path, 'coverage', 'report', '-m').stdout == REPORT
+    assert run_module(tmp_path, 'coverage', 'annotate').returncode == 0
     line = (tmp_path / 'app.py,cover').read_text().splitlines()[2]
     assert line.startswith('> __lazy_codec_abi1__.lazy_import(')
 
@@ -137,8 +137,8 @@ def test_pytest_cov(tmp_path):
         'test_app.py': '# -*- coding: lazy -*-\nlazy import lib\n\n'
                        'def test_dump():\n    assert lib.dump([1]) == "[1]"\n',
     }))
-    out = run(tmp_path, 'pytest', '-p', 'no:cacheprovider', '--cov=lib', '--cov-report=term-missing',
-              '--cov-report=annotate:ann')
+    out = run_module(tmp_path, 'pytest', '-p', 'no:cacheprovider', '--cov=lib', '--cov-report=term-missing',
+                     '--cov-report=annotate:ann')
     assert out.returncode == 0, out.stdout + out.stderr
     assert re.search(r'^lib\.py +6 +1 +83% +11$', out.stdout, re.M), out.stdout
     assert (tmp_path / 'ann' / 'lib.py,cover').read_text() == ANNOTATED['lib.py,cover']

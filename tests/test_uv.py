@@ -12,14 +12,14 @@ from source reach the package index, for setuptools.  Everything runs in
 subprocesses."""
 import os
 import shutil
-import subprocess
 import sys
 
 import pytest
 
+from conftest import run_process, transcript
 from test_example_pkg import (assert_bytecode_serves_starts, assert_example_runs_lazily,
                               decodes_at_start, pyc_files)
-from test_install import PTH, REPO, assert_lazy_import_works, check, output, site_packages
+from test_install import PTH, REPO, assert_lazy_import_works, check, site_packages
 
 
 def _find_uv(tmp_path_factory):
@@ -31,12 +31,12 @@ def _find_uv(tmp_path_factory):
     if on_path:
         return on_path, None
     target = tmp_path_factory.mktemp('uv-install')
-    result = subprocess.run([sys.executable, '-m', 'pip', 'install', '-q', '--target', str(target), 'uv'],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    result = run_process([sys.executable, '-m', 'pip', 'install', '-q', '--target', target, 'uv'],
+                         timeout=300)
     installed = os.path.join(target, 'bin', 'uv')
     if result.returncode == 0 and os.access(installed, os.X_OK):
         return installed, None
-    return None, f'no uv beside {sys.executable} nor on PATH, and pip could not install it:\n{result.stdout}'
+    return None, f'no uv beside {sys.executable} nor on PATH, and pip could not install it:\n{transcript(result)}'
 
 
 @pytest.fixture(scope='session')
@@ -50,18 +50,16 @@ def uv(tmp_path_factory):
     cache = tmp_path_factory.mktemp('uv-cache')
 
     def run_uv(*args, cwd=None, env=None, check=True):
-        environ = {k: v for k, v in os.environ.items()
-                   if not k.startswith(('PYTHON', 'UV_', 'VIRTUAL_ENV', 'CONDA'))}
-        environ.update(UV_CACHE_DIR=str(cache), UV_NO_CONFIG='1', UV_PYTHON_DOWNLOADS='never',
-                       UV_NO_PROGRESS='1', **(env or {}))
+        uv_env = dict(UV_CACHE_DIR=str(cache), UV_NO_CONFIG='1', UV_PYTHON_DOWNLOADS='never',
+                      UV_NO_PROGRESS='1', **(env or {}))
         # the system's certificates, as pip uses, not only uv's own: where a
         # machine reaches the index through its own certificate authority
         # (UV_NATIVE_TLS: its older name)
-        environ.update(UV_SYSTEM_CERTS='1', UV_NATIVE_TLS='1')
-        result = subprocess.run([path, *map(str, args)], cwd=cwd, env=environ, timeout=300,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        uv_env.update(UV_SYSTEM_CERTS='1', UV_NATIVE_TLS='1')
+        result = run_process([path, *map(str, args)], cwd=cwd, timeout=300, extra_env=uv_env,
+                             unset_env=('PYTHON*', 'UV_*', 'VIRTUAL_ENV*', 'CONDA*'))
         if check:
-            assert result.returncode == 0, f'uv {" ".join(map(str, args))}\n{output(result)}'
+            assert result.returncode == 0, f'uv {" ".join(map(str, args))}\n{transcript(result)}'
         return result
 
     return run_uv
@@ -104,7 +102,7 @@ def test_uv_run_script_in_uv_venv(uv, tmp_path, wheels):
                       'json.dumps(1)\n'
                       "print('json' in sys.modules)\n")
     result = uv('run', '--no-project', script.name, tmp_path / '.venv', cwd=tmp_path)
-    assert result.stdout.split() == ['True', 'False', 'True'], output(result)
+    assert result.stdout.split() == ['True', 'False', 'True'], transcript(result)
 
 
 def test_uv_run_script_with_inline_dependency(uv, tmp_path, wheels):
@@ -121,7 +119,7 @@ def test_uv_run_script_with_inline_dependency(uv, tmp_path, wheels):
                       "print('json' in sys.modules)\n")
     result = uv('run', '--no-index', '--find-links', wheels, '--python', sys.executable, script.name,
                 cwd=tmp_path)
-    assert result.stdout.split() == ['False', 'True'], output(result)
+    assert result.stdout.split() == ['False', 'True'], transcript(result)
 
 
 def test_uv_tool_install_example_cli(uv, tmp_path, wheels):
