@@ -8,12 +8,11 @@ interpreter parses `lazy` itself and the extension does nothing: the same
 facts hold there.
 """
 import json
-import os
-import subprocess
 import sys
 import textwrap
 
 import pytest
+from conftest import run_process
 
 pytest.importorskip('IPython')
 
@@ -54,11 +53,10 @@ def run_script(tmp_path, body):
         (tmp_path / name).write_text(text)
     script = tmp_path / 'drive_ipython.py'
     script.write_text(PRELUDE + textwrap.dedent(body) + '\nprint("FACTS", json.dumps(facts))\n')
-    env = {k: v for k, v in os.environ.items() if not k.startswith('PYTHON')}
-    env['PYTHONPATH'] = str(tmp_path)  # the modules the cells import
-    env['IPYTHONDIR'] = str(tmp_path / 'ipythondir')  # no profile, no history of the user's
-    result = subprocess.run([sys.executable, str(script)], cwd=str(tmp_path), env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
+    result = run_process([sys.executable, script], cwd=tmp_path, unset_env=('PYTHON*',), extra_env={
+        'PYTHONPATH': str(tmp_path),  # the modules the cells import
+        'IPYTHONDIR': str(tmp_path / 'ipythondir'),  # no profile, no history of the user's
+    })
     report = f'exit {result.returncode}\nstdout:\n{result.stdout}\nstderr:\n{result.stderr}'
     assert result.returncode == 0, report
     lines = [line for line in result.stdout.splitlines() if line.startswith('FACTS ')]

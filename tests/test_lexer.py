@@ -12,6 +12,7 @@ import sys
 import sysconfig
 
 import pytest
+from conftest import run_process
 
 from lazy_codec import _lexer, _rewrite
 from lazy_codec._lexer import Tok
@@ -210,7 +211,6 @@ def test_split_lines():
 def test_the_codec_imports_no_tokenizer():
     """the first decode imports neither tokenize nor re (structural: their
     import is what made a script's first decode slow)"""
-    import subprocess
     code = (
         'import sys\n'
         'before = set(sys.modules)\n'
@@ -220,7 +220,7 @@ def test_the_codec_imports_no_tokenizer():
         'assert "__lazy_codec_abi1__" in text, text\n'
         'print(sorted(set(sys.modules) - before))\n'
     )
-    out = subprocess.run([sys.executable, '-I', '-c', code], capture_output=True, text=True, check=True).stdout
+    out = run_process([sys.executable, '-I', '-c', code], check=True).stdout
     assert eval(out) == ['lazy_codec._codec', 'lazy_codec._lexer', 'lazy_codec._rewrite'] or \
         eval(out) == ['lazy_codec', 'lazy_codec._codec', 'lazy_codec._lexer', 'lazy_codec._rewrite']
 
