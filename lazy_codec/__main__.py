@@ -26,7 +26,8 @@ def _read(path: str) -> str:
 
 
 def show(args: argparse.Namespace) -> int:
-    from lazy_codec._rewrite import rewrite, split_lines
+    from lazy_codec._lexer import split_lines
+    from lazy_codec._rewrite import rewrite
     try:
         text = _read(args.file)
     except (OSError, UnicodeDecodeError) as exc:

@@ -5,7 +5,8 @@ lazy where they are, and `problems` whether its result passes.  Neither
 judges a statement itself: the verdicts are the rewrite's (`_rewrite`), the
 ones the decoder goes by.  The decoder never imports this module.
 """
-from lazy_codec._rewrite import cookie_name, edits_for, last_candidate, parse, place_error, read_statements
+from lazy_codec._rewrite import cookie_name, edits_for, last_candidate
+from lazy_codec._statements import parse, place_error, read_statements
 
 MSG_NO_COOKIE = "lazy import without the '# -*- coding: lazy -*-' cookie (needed before Python 3.15)"
 

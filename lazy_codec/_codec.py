@@ -91,7 +91,7 @@ def _undecodable(data: bytes, first_line: int) -> str:
     """a module that raises the SyntaxError this interpreter gives for the
     same bytes declared as UTF-8 (without `lazy`, which it cannot parse)"""
     import re
-    from lazy_codec import _rewrite
+    from lazy_codec import _lexer, _rewrite, _statements
     span = _rewrite.cookie_span(data)
     as_utf_8 = data if span is None else data[:span[0]] + b'utf-8' + data[span[1]:]
     # `lazy ` at the start of a line: what makes a statement eager
@@ -104,7 +104,7 @@ def _undecodable(data: bytes, first_line: int) -> str:
     except SyntaxError as exc:
         lineno = max((exc.lineno or 1) - shift, 1)
         end_lineno = max((getattr(exc, 'end_lineno', None) or exc.lineno or 1) - shift, 1)
-        error = _rewrite.LazyError(
+        error = _statements.LazyError(
             exc.msg, lineno, exc.offset or 1, end_lineno,
             getattr(exc, 'end_offset', None) or exc.offset or 1, True,
         )
@@ -113,7 +113,7 @@ def _undecodable(data: bytes, first_line: int) -> str:
         # this interpreter accepts them (3.9-3.13 do not check comments):
         # so does the codec, with U+FFFD where the comment had bad bytes
         return _rewrite.rewrite(data.decode('utf-8', 'replace'), first_line)
-    lines = _rewrite.split_lines(data.decode('utf-8', 'replace'))
+    lines = _lexer.split_lines(data.decode('utf-8', 'replace'))
     return _rewrite.error_source(lines, error, first_line, text=text)
 
 

@@ -9,7 +9,7 @@ import ast
 
 from tokenize_rt import NON_CODING_TOKENS, Token, UNIMPORTANT_WS, tokens_to_src
 
-from lazy_codec._lexer import closing_bracket
+from lazy_codec._statements import closing_bracket
 
 LAZY_MODULES = '__lazy_modules__'
 

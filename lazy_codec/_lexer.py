@@ -11,7 +11,7 @@ What it cannot vouch for -- tabs or form feeds in indentation, a string or
 bracket left open, a stray backslash, a name that is not ASCII, an
 f-string holding a replacement field on 3.12+ (nested quotes), ... --
 raises `Unsupported`, and the caller reads the text again with
-`tokenized_lines`, the stdlib tokenizer's view.  Both yield the same tokens
+`_tokenized.tokenized_lines`, the stdlib tokenizer's view.  Both yield the same tokens
 for what the rewrite looks at (asserted by tests/test_lexer.py).
 """
 import sys
@@ -114,39 +114,6 @@ COMPOUND = frozenset((
     'def', 'class', 'async', 'match', 'case',
 ))
 _COMPOUND_FIRST = frozenset(word[0] for word in COMPOUND)
-
-OPENING = frozenset('([{')
-CLOSING = frozenset(')]}')
-BRACKETS = OPENING | CLOSING
-
-
-def bracket_depths(strings: list) -> list:
-    """how deep in brackets each of a statement's token strings is (any
-    shape of bracket counts): a bracket is at the depth outside the pair it
-    belongs to, so a closing bracket that was not opened is below 0"""
-    if BRACKETS.isdisjoint(strings):
-        return [0] * len(strings)  # most statements: at C speed
-    depths = []
-    depth = 0
-    for string in strings:
-        if string in OPENING:
-            depths.append(depth)
-            depth += 1
-        elif string in CLOSING:
-            depth -= 1
-            depths.append(depth)
-        else:
-            depths.append(depth)
-    return depths
-
-
-def closing_bracket(strings: list, at: int) -> int:
-    """the index of the bracket that closes the one at `at`, or -1"""
-    depths = bracket_depths(strings[at:])
-    for i in range(1, len(depths)):
-        if not depths[i] and strings[at + i] in CLOSING:
-            return at + i
-    return -1
 
 _F_PREFIXES = frozenset(('f', 'fr', 'rf') + (('t', 'tr', 'rt') if sys.version_info >= (3, 14) else ()))
 _PREFIXES = frozenset(('', 'r', 'u', 'b', 'br', 'rb')) | _F_PREFIXES
@@ -486,53 +453,3 @@ def _first_word(body: str) -> str:
     while end < len(body) and body[end] in _WORD_CHARS:
         end += 1
     return body[:end]
-
-
-def tokenized_lines(reader: LineReader, stop_after: int, plain: bool = False):
-    """`logical_lines` by the stdlib's tokenizer: for any text; stops quietly
-    at a tokenizer error (the compiler will report it, at its own line)"""
-    import tokenize
-    kinds = {tokenize.NAME: NAME, tokenize.OP: OP, tokenize.ERRORTOKEN: ERROR}
-    skip = (tokenize.COMMENT, tokenize.NL)
-    # 3.12+ tokenizes an f-string (3.14+: t-string) into parts: one token
-    # here, as the fast lexer has it (the rewrite never looks inside)
-    opens = {getattr(tokenize, name) for name in ('FSTRING_START', 'TSTRING_START') if hasattr(tokenize, name)}
-    closes = {getattr(tokenize, name) for name in ('FSTRING_END', 'TSTRING_END') if hasattr(tokenize, name)}
-    current = []
-    nested = 0
-    try:
-        for tok in tokenize.generate_tokens(reader.readline):
-            if nested or tok.type in opens:
-                if tok.type in opens:
-                    nested += 1
-                    if nested == 1:
-                        string_start = tok.start
-                elif tok.type in closes:
-                    nested -= 1
-                    if not nested:
-                        text = _text(reader.lines, string_start, tok.end)
-                        current.append(Tok(OTHER, text, string_start, tok.end))
-                continue
-            if tok.type in skip:
-                continue
-            if tok.type in (tokenize.INDENT, tokenize.DEDENT):
-                kind = INDENT if tok.type == tokenize.INDENT else DEDENT
-                yield [Tok(kind, tok.string, tok.start, tok.end)]
-            elif tok.type in (tokenize.NEWLINE, tokenize.ENDMARKER):
-                if current:
-                    yield current
-                    current = []
-                if tok.type == tokenize.ENDMARKER or tok.start[0] >= stop_after:
-                    return
-            else:
-                current.append(Tok(kinds.get(tok.type, OTHER), tok.string, tok.start, tok.end))
-    except (tokenize.TokenError, SyntaxError):
-        reader.unfinished = current
-
-
-def _text(lines: list, start: tuple, end: tuple) -> str:
-    """the text from `start` to `end` (rows and columns), '\\n' endings"""
-    rows = [line.rstrip('\r\n') + '\n' for line in lines[start[0] - 1:end[0]]]
-    rows[-1] = rows[-1][:end[1]]
-    rows[0] = rows[0][start[1]:]
-    return ''.join(rows)

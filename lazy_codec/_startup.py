@@ -51,8 +51,8 @@ def before_install() -> None:
     import codecs
     codecs.lookup('lazy')
     if sys.version_info < (3, 15):  # 3.15+ decode as UTF-8: no rewrite
-        from lazy_codec import _rewrite  # noqa: F401 (and _lexer)
-        import tokenize  # noqa: F401 (the lexer's fallback)
+        from lazy_codec import _rewrite  # noqa: F401 (and _lexer, _statements)
+        from lazy_codec import _tokenized  # noqa: F401 (the lexer's fallback, and tokenize)
 
 
 def _running_pip() -> bool:

@@ -6,7 +6,8 @@ expression's.  This reads the expression from the statement's tokens and
 names it as 3.15's parser does.  Only a rejected statement needs it: the
 rewrite imports this module when it words such an error, never otherwise.
 """
-from lazy_codec._lexer import KEYWORDS, NAME, OP, OPENING, OTHER, Tok, bracket_depths, closing_bracket
+from lazy_codec._lexer import KEYWORDS, NAME, OP, OTHER, Tok
+from lazy_codec._statements import OPENING, bracket_depths, closing_bracket
 
 _BINARY = frozenset(('+', '-', '*', '/', '//', '%', '**', '@', '<<', '>>', '&', '|', '^'))
 _COMPARISON = frozenset(('<', '>', '==', '!=', '<=', '>=', 'in', 'is', 'not'))

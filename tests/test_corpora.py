@@ -35,7 +35,8 @@ import pytest
 import lazy_codec
 from conftest import run_process
 from lazy_codec import ENTRY_NAME, ENTRY_POINTS
-from lazy_codec._rewrite import ERROR_CALL, LAZY_MODULES_NAME, SET_MODE_NAME, rewrite, split_lines
+from lazy_codec._lexer import split_lines
+from lazy_codec._rewrite import ERROR_CALL, LAZY_MODULES_NAME, SET_MODE_NAME, rewrite
 
 REFERENCE = os.path.expanduser('~/.cache/reference-pythons/root/usr')
 STDLIB_315 = os.path.join(REFERENCE, 'lib', 'python3.15')

@@ -24,7 +24,8 @@ import time
 import pytest
 
 from conftest import run_process
-from lazy_codec._rewrite import rewrite, split_lines
+from lazy_codec._lexer import split_lines
+from lazy_codec._rewrite import rewrite
 
 V = sys.version_info[:2]
 NATIVE = V >= (3, 15)

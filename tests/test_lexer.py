@@ -1,7 +1,7 @@
 """The fast lexer against the stdlib tokenizer: same tokens where the rewrite looks.
 
 `_lexer.logical_lines` (no tokenize, no re) must give the rewrite exactly
-what `_lexer.tokenized_lines` (the stdlib tokenizer) gives, or raise
+what `_tokenized.tokenized_lines` (the stdlib tokenizer) gives, or raise
 Unsupported.  Compared on a table of tricky lines, on generated programs,
 and on every file of this interpreter's standard library with a lazy
 statement appended (so that the whole file is read).
@@ -14,7 +14,7 @@ import sysconfig
 import pytest
 from conftest import run_process
 
-from lazy_codec import _lexer, _rewrite
+from lazy_codec import _lexer, _rewrite, _statements, _tokenized
 from lazy_codec._lexer import Tok
 
 
@@ -23,7 +23,7 @@ def lines_of(text: str, fast: bool, stop_after: int = 10 ** 9, plain: bool = Fal
     tokens of the lines the fast lexer tokenizes (the others come as one
     OTHER token with an empty string)"""
     reader = _lexer.LineReader(text)
-    read = _lexer.logical_lines if fast else _lexer.tokenized_lines
+    read = _lexer.logical_lines if fast else _tokenized.tokenized_lines
     return [[(t.type, t.string, t.start, t.end) for t in line]
             for line in read(reader, stop_after, plain)], reader.lines
 
@@ -44,7 +44,7 @@ def comparable(fast_lines, slow_lines):
             continue
         if header_only(fast):
             assert fast[0] == slow[0], (fast, slow)
-            statements = list(_rewrite.split_statements([Tok(*t) for t in slow]))
+            statements = list(_statements.split_statements([Tok(*t) for t in slow]))
             assert len(statements) == 1 and statements[0][0][-1].string == ':', (fast, slow)
             continue
         kept.append((fast, slow))
@@ -144,10 +144,10 @@ def test_declines_what_it_cannot_vouch_for(case):
     with pytest.raises(_lexer.Unsupported):
         lines_of(text, True)
     # and the rewrite gives what it gives reading with the tokenizer itself
-    statements, reader = _rewrite.read_statements(text, 10 ** 9)
+    statements, reader = _statements.read_statements(text, 10 ** 9)
     tokenizer_reader = _lexer.LineReader(text)
     try:
-        expected = _rewrite.find_statements(_lexer.tokenized_lines(tokenizer_reader, 10 ** 9, False), False,
+        expected = _statements.find_statements(_tokenized.tokenized_lines(tokenizer_reader, 10 ** 9, False), False,
                                             tokenizer_reader)
     except SyntaxError as exc:  # what only the interpreter's tokenizer rejects
         pytest.skip(f'the tokenizer rejects it too: {exc}')
@@ -185,7 +185,7 @@ def test_plain_imports_are_tokenized():
     pytest.param(['x', ')', ';', '(', 'y'], [0, -1, -1, -1, 0], id='closed, never opened'),
 ))
 def test_bracket_depths(strings, expected):
-    assert _lexer.bracket_depths(strings) == expected
+    assert _statements.bracket_depths(strings) == expected
 
 
 @pytest.mark.parametrize(('strings', 'at', 'expected'), (
@@ -194,7 +194,7 @@ def test_bracket_depths(strings, expected):
     pytest.param(['(', 'x'], 0, -1, id='left open'),
 ))
 def test_closing_bracket(strings, at, expected):
-    assert _lexer.closing_bracket(strings, at) == expected
+    assert _statements.closing_bracket(strings, at) == expected
 
 
 def test_keywords_are_the_interpreters():
@@ -221,8 +221,8 @@ def test_the_codec_imports_no_tokenizer():
         'print(sorted(set(sys.modules) - before))\n'
     )
     out = run_process([sys.executable, '-I', '-c', code], check=True).stdout
-    assert eval(out) == ['lazy_codec._codec', 'lazy_codec._lexer', 'lazy_codec._rewrite'] or \
-        eval(out) == ['lazy_codec', 'lazy_codec._codec', 'lazy_codec._lexer', 'lazy_codec._rewrite']
+    ours = ['lazy_codec._codec', 'lazy_codec._lexer', 'lazy_codec._rewrite', 'lazy_codec._statements']
+    assert eval(out) == ours or eval(out) == ['lazy_codec'] + ours
 
 
 def _stdlib_files():

@@ -36,7 +36,8 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from conftest import run_process  # noqa: E402
-from lazy_codec._rewrite import rewrite, split_lines  # noqa: E402
+from lazy_codec._lexer import split_lines  # noqa: E402
+from lazy_codec._rewrite import rewrite  # noqa: E402
 
 NATIVE = sys.version_info >= (3, 15)
 COOKIE = '# -*- coding: lazy -*-'

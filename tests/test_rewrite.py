@@ -2,7 +2,9 @@
 and of source -> rewritten source."""
 import pytest
 
-from lazy_codec._rewrite import can_be_lazy, read_statements, rewrite, split_lines, verdict
+from lazy_codec._lexer import split_lines
+from lazy_codec._rewrite import rewrite
+from lazy_codec._statements import can_be_lazy, read_statements, verdict
 
 _IMPORT = '__lazy_codec_abi1__.lazy_import'
 _FROM = '__lazy_codec_abi1__.lazy_from'

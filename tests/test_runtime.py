@@ -13,6 +13,8 @@ NATIVE = sys.version_info >= (3, 15)
 # the modules of the runtime that rewritten code calls, and their files
 RUNTIME_MODULES = {'lazy_codec._runtime', 'lazy_codec._binding', 'lazy_codec._bytecode',
                    'lazy_codec._modules', 'lazy_codec._rebuilder', 'lazy_codec._reify'}
+# what a process imports to decode a cookie file (tests/test_lexer.py pins them exactly)
+DECODE_MODULES = {'lazy_codec._codec', 'lazy_codec._lexer', 'lazy_codec._rewrite', 'lazy_codec._statements'}
 RUNTIME_FILES = tuple(os.path.join(*name.split('.')) + '.py' for name in sorted(RUNTIME_MODULES))
 
 
@@ -252,7 +254,7 @@ def test_lazy_statements_call_no_import(tmp_path):
     ours = {m for m in eval(lines[0][len("['app'] "):]) if m.startswith('lazy_codec')}
     # (the codec's own modules too when the files were decoded, not cached)
     # (on 3.15 the codec's package is imported to decode the files, no runtime)
-    assert ours - {'lazy_codec._codec', 'lazy_codec._rewrite', 'lazy_codec._lexer'} == (
+    assert ours - DECODE_MODULES == (
         {'lazy_codec'} if NATIVE else {'lazy_codec'} | RUNTIME_MODULES)
 
 
@@ -322,7 +324,7 @@ def test_modules_a_lazy_program_adds(tmp_path, cached):
                           unset_env=('PYTHONDONTWRITEBYTECODE',), check=True).stdout
     ours = {'lazy_codec'} | RUNTIME_MODULES
     if not cached:
-        ours |= {'lazy_codec._codec', 'lazy_codec._lexer', 'lazy_codec._rewrite'}
+        ours |= DECODE_MODULES
     # and, where the interpreter did not load them at start, modules built
     # into it and `types` (one small module)
     small = set(sys.builtin_module_names) | {'types'}
