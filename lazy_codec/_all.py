@@ -5,13 +5,13 @@ then on is potentially lazy, as with 3.15's `-X lazy_imports=all`.  A meta
 path finder, installed only while the mode is "all", hands source modules
 that the path finder finds to a loader that rewrites their plain imports
 (`_rewrite.rewrite(..., every_import=True)`) before compiling.  Their
-bytecode goes to its own cache file (optimization tag `lazyall2`), so that a
+bytecode goes to its own cache file (optimization tag `lazyall3`), so that a
 run in mode "normal", or without lazy_codec, never loads it.
 
 `__lazy_modules__` without the cookie (opt-in: LAZY_CODEC_LAZY_MODULES=1, as
 it reads every imported module's source): a module whose source names
 `__lazy_modules__` is rewritten the same way, and only its listed imports
-become lazy (tag `lazymods2`); other modules load as usual.
+become lazy (tag `lazymods3`); other modules load as usual.
 """
 
 import sys
@@ -31,8 +31,9 @@ READ_FROM_C = frozenset(('warnings',))
 # the bytecode of rewritten modules, beside (never instead of) the usual one
 # (2: the rewrite reaches the runtime through builtins.__lazy_codec_abi1__,
 # which lazy_codec 0.1's runtime lacks; its bytecode, tag `lazyall`, calls
-# lazy_codec._abi1: venvs of one interpreter share the stdlib's caches)
-OPTIMIZATION_TAG = 'lazyall2'
+# lazy_codec._abi1: venvs of one interpreter share the stdlib's caches;
+# 3: the calls pass the statement's line, which 2's runtime does not take)
+OPTIMIZATION_TAG = 'lazyall3'
 
 # Threads rewriting a module now: the imports the rewrite itself makes (the
 # rewrite, and tokenize where the lexer declines a text) load as usual, not
@@ -96,7 +97,7 @@ class AllImportsLoader(SourceFileLoader):
 
 class LazyModulesLoader(AllImportsLoader):
     """as a source file loader, unless the source names __lazy_modules__"""
-    tag = 'lazymods2'
+    tag = 'lazymods3'
 
     def get_code(self, fullname):
         with open(self.get_filename(fullname), 'rb') as f:

@@ -310,24 +310,56 @@ def in_dict_loop(frame) -> bool:
     heuristic, read without decoding each instruction: in a for loop, in code
     that names a way to iterate a dict: `items`, `globals`, `__dict__`, ...)"""
     code = frame.f_code
-    if _DICT_ITERATION_NAMES.isdisjoint(code.co_names) and not (
-            # 3.9-3.11: a comprehension is a function given its iterator
-            code.co_name in COMPREHENSIONS and
-            type(frame.f_locals.get('.0')).__name__.startswith('dict_')):
+    loops, iterates_dicts = _loops_of(code)
+    lasti = frame.f_lasti
+    for start, end in loops:
+        if start < lasti < end:
+            break
+    else:
         return False
-    raw, lasti = code.co_code, frame.f_lasti
+    return iterates_dicts or (
+        # 3.9-3.11: a comprehension is a function given its iterator
+        code.co_name in COMPREHENSIONS and
+        type(frame.f_locals.get('.0')).__name__.startswith('dict_'))
+
+
+# The loops of large code objects (a module's body, a long function), read
+# once: a first use in them costs a look at its loops, not a read of the
+# whole code.  At most _LOOPS_KEPT codes, kept alive by the cache (the entry
+# holds the code, so that an id is never taken for a later code's).
+_LOOPS_CACHED_FROM = 1024  # bytes of code
+_LOOPS_KEPT = 32
+_loops_cache: dict = {}  # id(code) -> (code, (loops, names a dict iteration))
+
+
+def _loops_of(code) -> tuple:
+    """(the (FOR_ITER offset, loop end) of each for loop, whether its names
+    include a way to iterate a dict)"""
+    cached = _loops_cache.get(id(code))
+    if cached is not None and cached[0] is code:
+        return cached[1]
+    raw = code.co_code
+    found = (_for_loops(raw), not _DICT_ITERATION_NAMES.isdisjoint(code.co_names))
+    if len(raw) >= _LOOPS_CACHED_FROM:
+        if len(_loops_cache) >= _LOOPS_KEPT:
+            _loops_cache.clear()
+        _loops_cache[id(code)] = (code, found)
+    return found
+
+
+def _for_loops(raw: bytes) -> tuple:
     opcode = bytes((_FOR_ITER,))
+    loops = []
     at = raw.find(opcode)
-    while 0 <= at < lasti:
+    while at >= 0:
         if not at & 1:
             arg, prefix = raw[at + 1], at - 2
             while prefix >= 0 and raw[prefix] == _EXTENDED_ARG:
                 arg |= raw[prefix + 1] << (8 * ((at - prefix) // 2))
                 prefix -= 2
-            if at + _FOR_ITER_TARGET[0] + arg * _FOR_ITER_TARGET[1] > lasti:
-                return True
+            loops.append((at, at + _FOR_ITER_TARGET[0] + arg * _FOR_ITER_TARGET[1]))
         at = raw.find(opcode, at + 1)
-    return False
+    return tuple(loops)
 
 
 def dicts_being_iterated() -> set:

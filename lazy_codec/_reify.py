@@ -116,10 +116,12 @@ LazyImportType.__doc__ = (
 LazyImportType.__module__ = 'builtins'
 
 
-def new_lazy(name, statement, globals_, frame, submodule=None, base=None) -> LazyImportType:
+def new_lazy(name, statement, globals_, frame, submodule=None, base=None, line=0) -> LazyImportType:
     """the lazy object for `statement` (`import x as v`, `from m import x as
-    v`) written at `frame`'s line, which imports `name`"""
-    return _made(name, statement, globals_, frame.f_code.co_filename, frame.f_lineno, submodule, base)
+    v`) written at `line` of `frame`'s code (0: the frame's line now, which
+    the interpreter finds by reading the line table from the code's start:
+    the rewrite passes the line, so that a module's N statements cost O(N))"""
+    return _made(name, statement, globals_, frame.f_code.co_filename, line or frame.f_lineno, submodule, base)
 
 
 def attached_lazy(full: str, package_dict: dict, origin: LazyImportType) -> LazyImportType:

@@ -78,16 +78,20 @@ class Edit:
 _NEUTRAL = '(None'
 
 
-def _call(stmt: Statement) -> str:
-    """the runtime call a statement becomes, left open (see Edit)"""
+def _call(stmt: Statement, first_line: int) -> str:
+    """the runtime call a statement becomes, left open (see Edit); the text's
+    first line is the file's line `first_line`"""
     args = [repr(alias) for alias in stmt.aliases]
     if stmt.kind == 'from':
         args[:0] = (repr(stmt.module), str(stmt.level))
+    # the statement's line: the frame's would cost the runtime a read of the
+    # code's line table from its start, at every statement
+    args.append(f'line={stmt.start[0] + first_line - 1}')
     func = ('lazy_' if stmt.lazy else 'maybe_lazy_') + stmt.kind
     return f'{ENTRY_NAME}.{func}(' + ', '.join(args)
 
 
-def edits_for(statements: list) -> tuple:
+def edits_for(statements: list, first_line: int = 1) -> tuple:
     """(edits, [(error, edit)]): the edits of the statements that stand, and
     the errors of those 3.15 rejects with the edits that make them neutral"""
     edits: list[Edit] = []
@@ -95,13 +99,13 @@ def edits_for(statements: list) -> tuple:
     for stmt in statements:
         if not stmt.lazy:
             if can_be_lazy(stmt):
-                edits.append(Edit(stmt.start, stmt.end, _call(stmt)))
+                edits.append(Edit(stmt.start, stmt.end, _call(stmt, first_line)))
         elif stmt.interpreter_error == TOKENS:
             edits.append(_eager(stmt.tokens))
         elif stmt.interpreter_error is None:
             error = verdict(stmt)
             if error is None:
-                edits.append(Edit(stmt.start, stmt.end, _call(stmt)))
+                edits.append(Edit(stmt.start, stmt.end, _call(stmt, first_line)))
             else:
                 errors.append((error, Edit(stmt.start, stmt.end, _NEUTRAL)))
     return edits, errors
@@ -222,7 +226,7 @@ def rewrite(text: str, first_line: int = 1, every_import: bool = False) -> str:
     else:  # the line of `last`: count '\n', '\r\n' and '\r' endings before it
         stop_after = text.count('\n', 0, last) + text.count('\r', 0, last) - text.count('\r\n', 0, last) + 1
     statements, reader = read_statements(text, stop_after, plain)
-    edits, errors = edits_for(statements)
+    edits, errors = edits_for(statements, first_line)
     if not errors:
         if not edits:
             return text

@@ -79,35 +79,37 @@ def _lazy_here(frame, name: str, fromlist, explicit: bool) -> bool:
     return True
 
 
-def _eager(frame, statement: str) -> None:
+def _eager(frame, statement: str, line: int) -> None:
     """run `statement` as the plain import it is, where it is written"""
-    code = statement_code(statement, frame.f_code.co_filename, frame.f_lineno)
+    code = statement_code(statement, frame.f_code.co_filename, line or frame.f_lineno)
     exec(code, frame.f_globals, frame.f_locals)
 
 
 # -- the entry points (lazy_codec._abi1 gives them their stable names) --------
+# `line`: the statement's line, as the rewrite knows it (bytecode cached
+# before the rewrite passed it gives none: 0, the frame's line is read then)
 
-def lazy_import(*aliases: 'tuple[str, str | None]') -> None:
-    """`lazy import a.b.c as d, e` -> lazy_import(('a.b.c', 'd'), ('e', None))"""
-    _import(_getframe(1), aliases, True)
+def lazy_import(*aliases: 'tuple[str, str | None]', line: int = 0) -> None:
+    """`lazy import a.b.c as d, e` on line 7 -> lazy_import(('a.b.c', 'd'), ('e', None), line=7)"""
+    _import(_getframe(1), aliases, True, line)
 
 
-def maybe_lazy_import(*aliases: 'tuple[str, str | None]') -> None:
+def maybe_lazy_import(*aliases: 'tuple[str, str | None]', line: int = 0) -> None:
     """a plain `import` that `__lazy_modules__` or mode "all" can make lazy"""
-    _import(_getframe(1), aliases, False)
+    _import(_getframe(1), aliases, False, line)
 
 
-def lazy_from(module: str, level: int, *aliases: 'tuple[str, str | None]') -> None:
-    """`lazy from ..m import x as y, z` -> lazy_from('m', 2, ('x', 'y'), ('z', None))"""
-    _from(_getframe(1), module, level, aliases, True)
+def lazy_from(module: str, level: int, *aliases: 'tuple[str, str | None]', line: int = 0) -> None:
+    """`lazy from ..m import x as y, z` on line 7 -> lazy_from('m', 2, ('x', 'y'), ('z', None), line=7)"""
+    _from(_getframe(1), module, level, aliases, True, line)
 
 
-def maybe_lazy_from(module: str, level: int, *aliases: 'tuple[str, str | None]') -> None:
+def maybe_lazy_from(module: str, level: int, *aliases: 'tuple[str, str | None]', line: int = 0) -> None:
     """a plain `from ... import` that `__lazy_modules__` or mode "all" can make lazy"""
-    _from(_getframe(1), module, level, aliases, False)
+    _from(_getframe(1), module, level, aliases, False, line)
 
 
-def _import(frame, aliases, explicit: bool) -> None:
+def _import(frame, aliases, explicit: bool, line: int) -> None:
     namespace = frame.f_locals
     namespace.pop(ENTRY_NAME, None)
     hook = _replaced_lazy_import(frame) if explicit else None
@@ -120,15 +122,15 @@ def _import(frame, aliases, explicit: bool) -> None:
             _bind_value(namespace, asname or dotted.partition('.')[0], value)
             continue
         if not _lazy_here(frame, dotted, None, explicit):
-            _eager(frame, f'import {dotted}' + (f' as {asname}' if asname else ''))
+            _eager(frame, f'import {dotted}' + (f' as {asname}' if asname else ''), line)
             continue
         if asname is None:
             top = dotted.partition('.')[0]
             lazy = new_lazy(dotted, f'import {top} as v', frame.f_globals, frame,
-                             submodule=dotted if top != dotted else None)
+                            submodule=dotted if top != dotted else None, line=line)
             bound = top
         else:
-            lazy = new_lazy(dotted, f'import {dotted} as v', frame.f_globals, frame)
+            lazy = new_lazy(dotted, f'import {dotted} as v', frame.f_globals, frame, line=line)
             bound = asname
         if not loaded(dotted):
             lazy_modules.add(dotted)
@@ -137,7 +139,7 @@ def _import(frame, aliases, explicit: bool) -> None:
         bind(namespace, bound, lazy)
 
 
-def _from(frame, module: str, level: int, aliases, explicit: bool) -> None:
+def _from(frame, module: str, level: int, aliases, explicit: bool, line: int) -> None:
     namespace = frame.f_locals
     namespace.pop(ENTRY_NAME, None)
     hook = _replaced_lazy_import(frame) if explicit else None
@@ -150,13 +152,13 @@ def _from(frame, module: str, level: int, aliases, explicit: bool) -> None:
     fromlist = tuple([attr for attr, _ in aliases]) if _filter is not None else None  # (only the filter reads it)
     if not _lazy_here(frame, base, fromlist, explicit):
         names = ', '.join([attr + (f' as {asname}' if asname else '') for attr, asname in aliases])
-        _eager(frame, f"from {'.' * level}{module} import {names}")
+        _eager(frame, f"from {'.' * level}{module} import {names}", line)
         return
     imported = sys.modules.get(base)
     if not loaded(base):
         lazy_modules.add(base)
         if '.' in base:
-            attach_submodules(base, new_lazy(base, '', frame.f_globals, frame))
+            attach_submodules(base, new_lazy(base, '', frame.f_globals, frame, line=line))
     # 3.15 binds at once what an imported module's dict already has (never
     # its module __getattr__, which could read names still being resolved)
     loaded_dict = getattr(imported, '__dict__', None) if imported is not None else None
@@ -172,9 +174,9 @@ def _from(frame, module: str, level: int, aliases, explicit: bool) -> None:
                     sys.modules.get(full) is not None and not initializing(imported):
                 # a submodule imported, then deleted from its package: 3.15
                 # makes `pkg.sub` reach it again
-                attach(imported, attr, full, new_lazy(full, '', frame.f_globals, frame))
+                attach(imported, attr, full, new_lazy(full, '', frame.f_globals, frame, line=line))
         lazy = new_lazy(full, f"from {'.' * level}{module} import {attr} as v",
-                         frame.f_globals, frame, base=base)
+                        frame.f_globals, frame, base=base, line=line)
         if not loaded(full):
             lazy_modules.add(full)
         bind(namespace, bound, lazy)

@@ -391,6 +391,9 @@ def check_calls(eager_tree: ast.Module, rewritten_tree: ast.Module,
             continue
         on_line.remove(found[0])
         converted.append((first, node))
+        lines = [kw.value for kw in found[0][1].keywords if kw.arg == 'line']
+        if [ast.literal_eval(line) for line in lines] != [first]:
+            problems.append(f'line {first}: the call passes line={lines and ast.literal_eval(lines[0])}')
         if found[0][1].end_lineno != node.end_lineno:
             problems.append(f'line {first}: call ends on line {found[0][1].end_lineno}, '
                             f'statement on {node.end_lineno}')
@@ -475,7 +478,7 @@ def check_lazy_file(text: str, native: list | None | str) -> tuple[str, list[str
     problems = []
     if len(split_lines(rewritten)) != len(split_lines(text)):
         problems.append(f'{len(split_lines(text))} lines became {len(split_lines(rewritten))}')
-    if not NATIVE and rewrite(LAZY_COOKIE.decode() + text) != LAZY_COOKIE.decode() + rewritten \
+    if not NATIVE and rewrite(LAZY_COOKIE.decode() + text) != LAZY_COOKIE.decode() + rewrite(text, 2) \
             and ERROR_FORM not in rewritten:
         problems.append('rewrite under a cookie line differs')
     if native not in (None, 'unknown'):

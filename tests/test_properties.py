@@ -23,7 +23,9 @@ counts are fixed and the search derandomized, so that CI is repeatable.
 """
 from __future__ import annotations
 
+import ast
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -436,7 +438,16 @@ def test_rewrite_properties(prog, first_line):
     compile(prog.eager, '<eager>', 'exec', dont_inherit=True)  # the grammar is sound
     if NATIVE:
         compile(prog.lazy, '<native>', 'exec', dont_inherit=True)
-    assert rewrite(prog.lazy, first_line) == out
+    # each call passes the line it starts on, which is the statement's
+    calls = [node for node in ast.walk(ast.parse(out)) if isinstance(node, ast.Call)
+             and getattr(node.func, 'value', None) is not None
+             and getattr(node.func.value, 'id', None) == '__lazy_codec_abi1__']
+    assert bool(calls) == any(prog.touched)
+    for call in calls:
+        assert [ast.literal_eval(kw.value) for kw in call.keywords] == [call.lineno]
+    # a text that starts on a later line of its file passes the file's lines
+    shifted = re.sub(r'(\), line=)(\d+)', lambda m: f'{m.group(1)}{int(m.group(2)) + first_line - 1}', out)
+    assert rewrite(prog.lazy, first_line) == shifted
     assert rewrite(out) == out
 
 

@@ -108,45 +108,51 @@ def test_noop(src):
 
 
 @pytest.mark.parametrize(('src', 'expected'), (
-    pytest.param('lazy import os\n', f"{_IMPORT}(('os', None))\n", id='import'),
-    pytest.param('lazy import a.b.c\n', f"{_IMPORT}(('a.b.c', None))\n", id='dotted'),
-    pytest.param('lazy import a.b as c\n', f"{_IMPORT}(('a.b', 'c'))\n", id='as'),
-    pytest.param('lazy import a, b.c as d\n', f"{_IMPORT}(('a', None), ('b.c', 'd'))\n", id='several'),
-    pytest.param('lazy from m import x\n', f"{_FROM}('m', 0, ('x', None))\n", id='from'),
-    pytest.param('lazy from m import x as y, z\n', f"{_FROM}('m', 0, ('x', 'y'), ('z', None))\n",
+    pytest.param('lazy import os\n', f"{_IMPORT}(('os', None), line=1)\n", id='import'),
+    pytest.param('lazy import a.b.c\n', f"{_IMPORT}(('a.b.c', None), line=1)\n", id='dotted'),
+    pytest.param('lazy import a.b as c\n', f"{_IMPORT}(('a.b', 'c'), line=1)\n", id='as'),
+    pytest.param('lazy import a, b.c as d\n', f"{_IMPORT}(('a', None), ('b.c', 'd'), line=1)\n", id='several'),
+    pytest.param('lazy from m import x\n', f"{_FROM}('m', 0, ('x', None), line=1)\n", id='from'),
+    pytest.param('lazy from m import x as y, z\n', f"{_FROM}('m', 0, ('x', 'y'), ('z', None), line=1)\n",
                  id='from as'),
-    pytest.param('lazy from . import x\n', f"{_FROM}('', 1, ('x', None))\n", id='relative'),
-    pytest.param('lazy from ..pkg.mod import y\n', f"{_FROM}('pkg.mod', 2, ('y', None))\n",
+    pytest.param('lazy from . import x\n', f"{_FROM}('', 1, ('x', None), line=1)\n", id='relative'),
+    pytest.param('lazy from ..pkg.mod import y\n', f"{_FROM}('pkg.mod', 2, ('y', None), line=1)\n",
                  id='relative dotted'),
-    pytest.param('lazy from ... import y\n', f"{_FROM}('', 3, ('y', None))\n", id='ellipsis token'),
-    pytest.param('lazy from m import (x,)\n', f"{_FROM}('m', 0, ('x', None))\n", id='trailing comma'),
+    pytest.param('lazy from ... import y\n', f"{_FROM}('', 3, ('y', None), line=1)\n", id='ellipsis token'),
+    pytest.param('lazy from m import (x,)\n', f"{_FROM}('m', 0, ('x', None), line=1)\n", id='trailing comma'),
     pytest.param(
         'lazy from m import (\n    a,  # why\n    b as c,\n)  # end\nx = 1\n',
-        f"{_FROM}('m', 0, ('a', None), ('b', 'c')\n\n\n)  # end\nx = 1\n",
+        f"{_FROM}('m', 0, ('a', None), ('b', 'c'), line=1\n\n\n)  # end\nx = 1\n",
         id='multi-line keeps lines',
     ),
-    pytest.param('lazy \\\n  import os\n', f"{_IMPORT}(('os', None)\n)\n", id='continuation'),
-    pytest.param('x = 1; lazy import os; y = 2\n', f"x = 1; {_IMPORT}(('os', None)); y = 2\n",
+    pytest.param('lazy \\\n  import os\n', f"{_IMPORT}(('os', None), line=1\n)\n", id='continuation'),
+    pytest.param('x = 1; lazy import os; y = 2\n', f"x = 1; {_IMPORT}(('os', None), line=1); y = 2\n",
                  id='semicolons'),
     pytest.param(
         'lazy import a; lazy from b import c\n',
-        f"{_IMPORT}(('a', None)); {_FROM}('b', 0, ('c', None))\n",
+        f"{_IMPORT}(('a', None), line=1); {_FROM}('b', 0, ('c', None), line=1)\n",
         id='two on a line',
     ),
-    pytest.param('if x:\n    lazy import os  # c\n', f"if x:\n    {_IMPORT}(('os', None))  # c\n",
+    pytest.param('if x:\n    lazy import os  # c\n', f"if x:\n    {_IMPORT}(('os', None), line=2)  # c\n",
                  id='in if'),
-    pytest.param('if x: lazy import os\n', f"if x: {_IMPORT}(('os', None))\n", id='after colon'),
-    pytest.param('lazy  import\tos\n', f"{_IMPORT}(('os', None))\n", id='odd whitespace'),
-    pytest.param('x = 1\r\nlazy import os\r\ny = 2', f"x = 1\r\n{_IMPORT}(('os', None))\r\ny = 2",
+    pytest.param('if x: lazy import os\n', f"if x: {_IMPORT}(('os', None), line=1)\n", id='after colon'),
+    pytest.param('lazy  import\tos\n', f"{_IMPORT}(('os', None), line=1)\n", id='odd whitespace'),
+    pytest.param('x = 1\r\nlazy import os\r\ny = 2', f"x = 1\r\n{_IMPORT}(('os', None), line=2)\r\ny = 2",
                  id='crlf, no final newline'),
-    pytest.param('lazy import os\rx = 1\r', f"{_IMPORT}(('os', None))\rx = 1\r", id='cr only'),
+    pytest.param('lazy import os\rx = 1\r', f"{_IMPORT}(('os', None), line=1)\rx = 1\r", id='cr only'),
     pytest.param('for i in r:\n    lazy import os\nelse:\n    lazy import sys\n',
-                 f"for i in r:\n    {_IMPORT}(('os', None))\nelse:\n    {_IMPORT}(('sys', None))\n",
+                 f"for i in r:\n    {_IMPORT}(('os', None), line=2)\nelse:\n    {_IMPORT}(('sys', None), line=4)\n",
                  id='for else'),
 ))
 def test_rewrite(src, expected):
     assert rewrite(src) == expected
     assert len(split_lines(rewrite(src))) == len(split_lines(src))
+
+
+def test_line_is_the_files():
+    # a script's text reaches the codec without the lines before it: the
+    # call passes the file's line, which the compiler numbers it
+    assert rewrite('x = 1\nlazy import os\n', first_line=3) == f"x = 1\n{_IMPORT}(('os', None), line=4)\n"
 
 
 @pytest.mark.parametrize(('src', 'raised'), (
@@ -177,7 +183,7 @@ def test_rejected(src, raised):
     assert len(split_lines(out)) == len(split_lines(src))
     if raised is None:
         # accepted: rewritten into the runtime call, and nothing raises
-        assert _ERROR not in out and f"{_IMPORT}(('os', None))" in out
+        assert _ERROR not in out and f"{_IMPORT}(('os', None), line=" in out
     else:
         assert f'{_ERROR}{raised[:-1]}' in out
 
@@ -186,7 +192,7 @@ def test_stops_after_last_lazy_line():
     # the rest of the file is returned as it is, without being tokenized:
     # an unterminated string after the last lazy statement is left to the compiler
     src = 'lazy import os\n' + 'x = 1\n' * 3 + 'y = "unterminated\n'
-    assert rewrite(src) == f"{_IMPORT}(('os', None))\n" + 'x = 1\n' * 3 + 'y = "unterminated\n'
+    assert rewrite(src) == f"{_IMPORT}(('os', None), line=1)\n" + 'x = 1\n' * 3 + 'y = "unterminated\n'
 
 
 def test_own_error_first():
