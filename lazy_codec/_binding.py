@@ -43,6 +43,7 @@ class LazyName(str):
     object until the name is used (then None); `resolving`, the thread that
     imports the target, while it does; `running`, the partial module a use
     inside that import was given"""
+    resolving = running = None  # (defaults: most keys never set them)
 
     def __hash__(self, _getframe=_getframe, _str_hash=str.__hash__):
         # Called only when this key object itself is looked up (a plain name
@@ -192,8 +193,6 @@ def bind(namespace, name: str, lazy, record: bool = True) -> None:
         key = LazyName(name)
         key.namespace = namespace
         key.lazy = lazy
-        key.resolving = None
-        key.running = None
         lazy._key = key
         _live_keys[id(namespace)] = _live_keys.get(id(namespace), 0) + 1
         if name not in namespace:

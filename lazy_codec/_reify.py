@@ -116,23 +116,17 @@ LazyImportType.__doc__ = (
 LazyImportType.__module__ = 'builtins'
 
 
-def new_lazy(name, statement, globals_, frame, submodule=None, base=None, line=0) -> LazyImportType:
-    """the lazy object for `statement` (`import x as v`, `from m import x as
-    v`) written at `line` of `frame`'s code (0: the frame's line now, which
-    the interpreter finds by reading the line table from the code's start:
-    the rewrite passes the line, so that a module's N statements cost O(N))"""
-    return _made(name, statement, globals_, frame.f_code.co_filename, line or frame.f_lineno, submodule, base)
-
-
 def attached_lazy(full: str, package_dict: dict, origin: LazyImportType) -> LazyImportType:
     """the lazy object of a submodule bound in its package (see
     _modules.attach): it imports `full`; an error points at `origin`'s line"""
-    lazy = _made(full, f'import {full} as v', package_dict, origin._filename, origin._lineno, None, None)
+    lazy = new_lazy(full, f'import {full} as v', package_dict, origin._filename, origin._lineno)
     lazy._attached = True
     return lazy
 
 
-def _made(name, statement, globals_, filename, lineno, submodule, base) -> LazyImportType:
+def new_lazy(name, statement, globals_, filename, lineno, submodule=None, base=None) -> LazyImportType:
+    """the lazy object for `statement` (`import x as v`, `from m import x as
+    v`) written at `lineno` of `filename`, which imports `name`"""
     lazy = object.__new__(LazyImportType)
     lazy._name = name
     lazy._statement = statement
@@ -172,7 +166,8 @@ def projection(source: LazyImportType, attr: str, frame) -> LazyImportType:
     """3.15's lazy object for `attr` of a lazy object that a replaced
     __lazy_import__ returned (`lazy import a.b as c`, `lazy from a import b`):
     resolving it resolves `source`, then imports `attr` from what that gave"""
-    lazy = new_lazy(f'{source._shown or source._name}.{attr}', attr, source._globals, frame)
+    lazy = new_lazy(f'{source._shown or source._name}.{attr}', attr, source._globals,
+                    frame.f_code.co_filename, frame.f_lineno)
     if source._shown is not None and source._shown.endswith('...'):
         lazy._name = f'{source._name}.{attr}'
     elif source._from is None and source._submodule is not None:
@@ -299,52 +294,61 @@ def statement_code(statement: str, filename: str, lineno: int):
 # same names)
 _unplaced: dict = {}
 
-# compiled import statements with placeholder names, by shape: a statement of
-# the same shape is the template with its names put in (a few times cheaper
-# than compiling it, which every first use of a lazy name would pay)
+# compiled import statements with placeholder names, by shape, each with the
+# function that gives its names and constants for real names: a statement of
+# that shape is the template with its names put in (a few times cheaper than
+# compiling it, which every first use of a lazy name would pay)
 _templates: dict = {}
 
 
 def _from_template(statement: str):
     """`import a.b as v` or `from ..a import b as v` as code, or None"""
     words = statement.split(' ')
-    if len(words) == 4 and words[0] == 'import' and words[2:] == ['as', 'v']:
-        dotted = words[1]
-    elif len(words) == 6 and words[0] == 'from' and words[2] == 'import' and words[4:] == ['as', 'v']:
+    if len(words) == 4 and words[0] == 'import' and words[2] == 'as' and words[3] == 'v':
+        names = words[1].split('.')
+        shape = ('import', 0, len(names))
+    elif len(words) == 6 and words[0] == 'from' and words[2] == 'import' and words[4] == 'as' and words[5] == 'v':
         dotted = words[1].lstrip('.')
-        dots = words[1][:len(words[1]) - len(dotted)]
-        if not words[3].isidentifier():
-            return None
+        names = (dotted.split('.') if dotted else []) + [words[3]]
+        shape = ('from', len(words[1]) - len(dotted), len(names))
     else:
         return None
-    parts = dotted.split('.') if dotted else []
-    if not all(map(str.isidentifier, parts)):
+    if not all(map(str.isidentifier, names)):
         return None
-    names = parts + ([words[3]] if words[0] == 'from' else [])
-    placeholders = [f'_{i}' for i in range(len(names))]
-    if words[0] == 'import':
-        shape = f"import {'.'.join(placeholders)} as v"
-    else:
-        shape = f"from {dots}{'.'.join(placeholders[:-1])} import {placeholders[-1]} as v"
-    template = _templates.get(shape)
-    if template is None:
-        template = _templates[shape] = compile(shape, '<lazy import>', 'exec', dont_inherit=True)
-    real = dict(zip(placeholders, names))
+    made = _templates.get(shape)
+    if made is None:
+        made = _templates[shape] = _template(*shape)
+    template, fill = made
+    names_, consts = fill(names)
+    return template.replace(co_names=names_, co_consts=consts)
 
-    def renamed(value):
-        if type(value) is str:
-            if value in real:
-                return real[value]
-            if '.' in value:
-                return '.'.join([real.get(part, part) for part in value.split('.')])
-            return value
+
+def _template(kind: str, level: int, count: int) -> tuple:
+    """(the code of a statement of this shape with placeholder names `_0`,
+    `_1`, ..., the function of the real names that gives its co_names and
+    co_consts): the function is written once per shape, so that filling a
+    template in costs one call"""
+    placeholders = [f'_{i}' for i in range(count)]
+    if kind == 'import':
+        text = f"import {'.'.join(placeholders)} as v"
+    else:
+        text = f"from {'.' * level}{'.'.join(placeholders[:-1])} import {placeholders[-1]} as v"
+    code = compile(text, '<lazy import>', 'exec', dont_inherit=True)
+
+    def expression(value) -> str:
+        """Python source for `value` with the placeholders as names[i]"""
         if type(value) is tuple:
-            return tuple([renamed(item) for item in value])
-        return value
+            return '(' + ''.join(expression(item) + ', ' for item in value) + ')'
+        if type(value) is str and value:
+            parts = value.split('.')
+            if all(part in placeholders for part in parts):
+                return " + '.' + ".join(f'names[{placeholders.index(part)}]' for part in parts)
+        if value is None or type(value) in (str, int, bool):
+            return repr(value)
+        raise ValueError(value)  # (no such constant in an import statement's code)
 
-    return template.replace(co_names=renamed(template.co_names), co_consts=renamed(template.co_consts))
-
-
+    source = f'lambda names: ({expression(code.co_names)}, {expression(code.co_consts)})'
+    return code, eval(source, {})
 # a location table entry (3.11+): "no columns" (code 13) for up to 8 code
 # units, at line delta 0; its low 3 bits hold the count less one
 LOCATION_NO_COLUMNS = 0x80 | (13 << 3)

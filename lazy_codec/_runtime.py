@@ -81,7 +81,7 @@ def _lazy_here(frame, name: str, fromlist, explicit: bool) -> bool:
 
 def _eager(frame, statement: str, line: int) -> None:
     """run `statement` as the plain import it is, where it is written"""
-    code = statement_code(statement, frame.f_code.co_filename, line or frame.f_lineno)
+    code = statement_code(statement, frame.f_code.co_filename, line)
     exec(code, frame.f_globals, frame.f_locals)
 
 
@@ -113,6 +113,7 @@ def _import(frame, aliases, explicit: bool, line: int) -> None:
     namespace = frame.f_locals
     namespace.pop(ENTRY_NAME, None)
     hook = _replaced_lazy_import(frame) if explicit else None
+    filename, line = frame.f_code.co_filename, line or frame.f_lineno
     for dotted, asname in aliases:
         if hook is not None:  # 3.15 calls it at each lazy statement
             value = hook(dotted, frame.f_globals, namespace, None, 0)
@@ -126,11 +127,11 @@ def _import(frame, aliases, explicit: bool, line: int) -> None:
             continue
         if asname is None:
             top = dotted.partition('.')[0]
-            lazy = new_lazy(dotted, f'import {top} as v', frame.f_globals, frame,
-                            submodule=dotted if top != dotted else None, line=line)
+            lazy = new_lazy(dotted, f'import {top} as v', frame.f_globals, filename, line,
+                            submodule=dotted if top != dotted else None)
             bound = top
         else:
-            lazy = new_lazy(dotted, f'import {dotted} as v', frame.f_globals, frame, line=line)
+            lazy = new_lazy(dotted, f'import {dotted} as v', frame.f_globals, filename, line)
             bound = asname
         if not loaded(dotted):
             lazy_modules.add(dotted)
@@ -148,6 +149,7 @@ def _from(frame, module: str, level: int, aliases, explicit: bool, line: int) ->
         for attr, asname in aliases:
             _bind_value(namespace, asname or attr, _project(value, attr, frame))
         return
+    filename, line = frame.f_code.co_filename, line or frame.f_lineno
     base = _absolute(module, level, frame.f_globals)
     fromlist = tuple([attr for attr, _ in aliases]) if _filter is not None else None  # (only the filter reads it)
     if not _lazy_here(frame, base, fromlist, explicit):
@@ -158,7 +160,7 @@ def _from(frame, module: str, level: int, aliases, explicit: bool, line: int) ->
     if not loaded(base):
         lazy_modules.add(base)
         if '.' in base:
-            attach_submodules(base, new_lazy(base, '', frame.f_globals, frame, line=line))
+            attach_submodules(base, new_lazy(base, '', frame.f_globals, filename, line))
     # 3.15 binds at once what an imported module's dict already has (never
     # its module __getattr__, which could read names still being resolved)
     loaded_dict = getattr(imported, '__dict__', None) if imported is not None else None
@@ -174,9 +176,9 @@ def _from(frame, module: str, level: int, aliases, explicit: bool, line: int) ->
                     sys.modules.get(full) is not None and not initializing(imported):
                 # a submodule imported, then deleted from its package: 3.15
                 # makes `pkg.sub` reach it again
-                attach(imported, attr, full, new_lazy(full, '', frame.f_globals, frame, line=line))
+                attach(imported, attr, full, new_lazy(full, '', frame.f_globals, filename, line))
         lazy = new_lazy(full, f"from {'.' * level}{module} import {attr} as v",
-                        frame.f_globals, frame, base=base, line=line)
+                        frame.f_globals, filename, line, base=base)
         if not loaded(full):
             lazy_modules.add(full)
         bind(namespace, bound, lazy)
@@ -233,8 +235,9 @@ def dunder_lazy_import(frame, args: tuple, kwargs: dict):
         return __import__(name, globals_, locals_, fromlist or (), level)
     # resolved as 3.15 resolves it: one call of the __import__ of these
     # globals' builtins, with the fromlist as given (a str made a tuple)
-    lazy = new_lazy(base, f'v = __import__({base!r}, g, g, {names!r}, 0)', globals_, frame,
-                     submodule=base if not names and '.' in base else None)
+    lazy = new_lazy(base, f'v = __import__({base!r}, g, g, {names!r}, 0)', globals_,
+                    frame.f_code.co_filename, frame.f_lineno,
+                    submodule=base if not names and '.' in base else None)
     if names:
         lazy._shown = base + '...'
     for module in (base, *(f'{base}.{item}' for item in names or ())):

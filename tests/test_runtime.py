@@ -155,6 +155,23 @@ def test_load_opcodes_are_the_interpreters(tmp_path):
 
 
 @pytest.mark.skipif(NATIVE, reason='the backport runtime is not used on 3.15+')
+def test_statement_from_template_is_what_compiling_it_gives(tmp_path):
+    # a first use fills a compiled template in rather than compile its
+    # statement: the same instructions, on the same names and constants, as compile()'s
+    out = run(tmp_path, {'main.py': textwrap.dedent('''\
+        import dis
+        from lazy_codec import _reify
+        for statement in ('import os as v', 'import a.b as v', 'import a.b.c as v', 'from m import x as v',
+                          'from ..p.q import y as v', 'from . import z as v', 'from ... import w as v',
+                          'from _1 import _0 as v', 'import v as v'):
+            made, compiled = _reify._from_template(statement), compile(statement, '<x>', 'exec')
+            print(statement, [(i.opname, i.argval) for i in dis.get_instructions(made)]
+                  == [(i.opname, i.argval) for i in dis.get_instructions(compiled)])
+    ''')})
+    assert out.count(' True\n') == 9, out
+
+
+@pytest.mark.skipif(NATIVE, reason='the backport runtime is not used on 3.15+')
 def test_resolution_statement_sits_on_the_lazy_line_without_columns(tmp_path):
     # the import a first use runs is code placed on the `lazy` line of the
     # user's file, every instruction at that line with no columns (the
