@@ -52,7 +52,13 @@ def reference_prefix() -> str:
     return os.environ.get('REFERENCE_PYTHONS') or os.path.expanduser('~/.cache/reference-pythons')
 
 
+# no step may hang CI: a venv's installs, or one version's test run (about 3
+# minutes here; the whole of CI is given 90)
+STEP_TIMEOUT = 1200
+
+
 def _run(cmd: list[str], **kwargs) -> subprocess.CompletedProcess:
+    kwargs.setdefault('timeout', STEP_TIMEOUT)
     return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kwargs)
 
 
@@ -210,13 +216,17 @@ def main(argv: list[str] | None = None) -> int:
         start = time.monotonic()
         try:
             vpy = make_venv(version, python)
-        except SetupError as exc:
+        except (SetupError, subprocess.TimeoutExpired) as exc:
             failed.append(version)
             print(f'{version:5} FAIL setting up .venvs/{version} ({time.monotonic() - start:.0f}s): {exc}',
                   flush=True)
             continue
-        result = _run([vpy, '-m', 'pytest', '-q', '-rs', '-p', 'no:cacheprovider', *pytest_args],
-                      cwd=ROOT, env=env)
+        try:
+            result = _run([vpy, '-m', 'pytest', '-q', '-rs', '-p', 'no:cacheprovider', *pytest_args],
+                          cwd=ROOT, env=env)
+        except subprocess.TimeoutExpired as exc:
+            out = exc.stdout.decode(errors='replace') if isinstance(exc.stdout, bytes) else exc.stdout or ''
+            result = subprocess.CompletedProcess(exc.cmd, 1, out + f'\ntimed out after {STEP_TIMEOUT} s')
         summary = (result.stdout.strip().splitlines() or ['(no output)'])[-1]
         status = 'ok' if result.returncode == 0 else 'FAIL'
         print(f'{version:5} {status:4} {summary}  ({time.monotonic() - start:.0f}s)', flush=True)

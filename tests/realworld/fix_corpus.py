@@ -74,7 +74,7 @@ def main() -> int:
     stdlib = sorted(n for n in sys.stdlib_module_names if not n.startswith('_')) + ['__future__']
     fix = [sys.executable, '-m', 'lazy_codec', 'fix', '--lazy', ','.join(stdlib + names), os.path.join(out, 'after')]
     env = dict(os.environ, PYTHONPATH=ROOT)
-    first = subprocess.run(fix, capture_output=True, text=True, env=env)
+    first = subprocess.run(fix, capture_output=True, text=True, env=env, timeout=600)
     err = first.stderr.splitlines()
     statements = files = 0
     for directory, _, filenames in os.walk(os.path.join(out, 'after')):
@@ -96,8 +96,8 @@ def main() -> int:
         if line.endswith('(not changed)') or line.startswith('fix:'):
             print('  ' + line)
     check = subprocess.run([sys.executable, '-m', 'lazy_codec', 'check', os.path.join(out, 'after')],
-                           capture_output=True, text=True, env=env)
-    again = subprocess.run(fix, capture_output=True, text=True, env=env)
+                           capture_output=True, text=True, env=env, timeout=600)
+    again = subprocess.run(fix, capture_output=True, text=True, env=env, timeout=600)
     print(f'check: exit {check.returncode}; a second fix: exit {again.returncode}')
     for version in ('3.11', '3.15'):
         python = os.path.join(VENVS, version, 'bin', 'python')
