@@ -2,8 +2,8 @@
 
 `check` prints `problems`; `fix` asks `plain_imports` which imports can be
 lazy where they are, and `problems` whether its result passes.  Neither
-judges a statement itself: the verdicts are the rewrite's (`_rewrite`), the
-ones the decoder goes by.  The decoder never imports this module.
+judges a statement itself: the verdicts are the rewrite's (`_statements`),
+the ones the decoder goes by.  The decoder never imports this module.
 """
 from lazy_codec._rewrite import cookie_name, edits_for, last_candidate
 from lazy_codec._statements import parse, place_error, read_statements

@@ -11,8 +11,8 @@ What it cannot vouch for -- tabs or form feeds in indentation, a string or
 bracket left open, a stray backslash, a name that is not ASCII, an
 f-string holding a replacement field on 3.12+ (nested quotes), ... --
 raises `Unsupported`, and the caller reads the text again with
-`_tokenized.tokenized_lines`, the stdlib tokenizer's view.  Both yield the same tokens
-for what the rewrite looks at (asserted by tests/test_lexer.py).
+`_tokenized.tokenized_lines`, the stdlib tokenizer's view.  Both yield the
+same tokens for what the rewrite looks at (asserted by tests/test_lexer.py).
 """
 import sys
 

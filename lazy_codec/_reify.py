@@ -349,6 +349,8 @@ def _template(kind: str, level: int, count: int) -> tuple:
 
     source = f'lambda names: ({expression(code.co_names)}, {expression(code.co_consts)})'
     return code, eval(source, {})
+
+
 # a location table entry (3.11+): "no columns" (code 13) for up to 8 code
 # units, at line delta 0; its low 3 bits hold the count less one
 LOCATION_NO_COLUMNS = 0x80 | (13 << 3)

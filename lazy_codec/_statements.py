@@ -7,8 +7,8 @@ parser reads it (module, level, aliases) or gives the parser's error;
 `verdict` judges a lazy statement (ok, or 3.15's parser or placement error
 with its 1-based span, a `LazyError`), `can_be_lazy` a plain one.
 
-The emitter (`_rewrite`) and the tools (`_check`, `_fix`, `_ipython`) read
-these records and verdicts; none of them re-derives what is here.
+The emitter (`_rewrite`) and `_check` (what the `check` and `fix` commands
+read) use these records and verdicts; neither re-derives what is here.
 """
 from lazy_codec import _lexer
 from lazy_codec._lexer import COMPOUND as _COMPOUND, KEYWORDS, NAME, NEWLINE, Tok as _Tok
