@@ -14,8 +14,8 @@ dispatch on the exact type).
 import sys
 from _thread import RLock, get_ident
 
-from lazy_codec._bytecode import NAME_LOADS, current_offset, in_dict_loop, is_loading, \
-    is_star_import, reads_key, store_after_call
+from lazy_codec._bytecode import NAME_LOADS, copies_read, current_offset, hands_value_out, \
+    ignores_errors, in_dict_loop, is_loading, is_star_import, reads_key, store_after, store_after_call
 from lazy_codec._rebuilder import plain_key, rebuild_later, replace_key, swap_later
 
 # Guards the check-then-replace of a lazy entry in a module dict, so that
@@ -40,10 +40,16 @@ _HANDLE_FROMLIST_CODE = sys.modules['_frozen_importlib']._handle_fromlist.__code
 class LazyName(str):
     """the key of a lazy binding in a module dict (see the module docstring);
     its attributes: `namespace`, the dict it is bound in; `lazy`, the lazy
-    object until the name is used (then None); `resolving`, the thread that
+    object until the name is used (then None; again the lazy object when one
+    is stored back under an escaped key); `escaped`; `resolving`, the thread that
     imports the target, while it does; `running`, the partial module a use
     inside that import was given"""
     resolving = running = None  # (defaults: most keys never set them)
+    # True once a peek handed the lazy object out (`vars(m)[name]`, mock's
+    # save): the entry then keeps this key after its first use, so that the
+    # lazy object stored back under the name (mock's restore) is resolved
+    # at its next load, as 3.15 resolves a lazy object wherever a load finds it
+    escaped = False
 
     def __hash__(self, _getframe=_getframe, _str_hash=str.__hash__):
         # Called only when this key object itself is looked up (a plain name
@@ -66,7 +72,14 @@ class LazyName(str):
         if _str_eq(self, other) is not True:
             return False
         frame = _getframe(1)
-        if self.lazy is None or not is_loading(frame):
+        if self.lazy is None:
+            # used, yet still a key: settled in place (an escaped key, a loop),
+            # or put back by a restore of a copy (mock.patch.dict)
+            if not _rearmed(self, frame):
+                return True
+        elif not is_loading(frame) or frame.f_globals is _OUR_GLOBALS:
+            if hands_value_out(frame) and frame.f_globals is not _OUR_GLOBALS:
+                return _handed_out(self, frame)
             return True
         namespace = self.namespace
         op = frame.f_code.co_code[current_offset(frame)]
@@ -99,9 +112,17 @@ class LazyName(str):
             return _reify.raising(_reify.ImportCycleError(
                 f'cannot import name {lazy._name!r} (most likely due to a circular import)',
                 name=lazy._base or lazy._name))
+        lazy = self.lazy
         exc = settle(self, namespace, frame)
         if exc is not None:
+            if ignores_errors(frame):  # (a stdlib site that 3.15 made a load)
+                return True
             return _reify.raising(exc)
+        for copy in copies_read(frame):
+            # a stdlib site reading a copy of the dict (3.14's annotationlib):
+            # the copy's entry resolved too, as 3.15's site resolves it
+            if copy is not namespace and copy.get(self, None) is lazy:
+                copy[self] = lazy.resolve()
         # the dict has changed: the lookup in progress starts again and
         # finds the real object under a plain key
         return True
@@ -147,7 +168,9 @@ def settle(key: LazyName, namespace: dict, frame=None) -> 'BaseException | None'
     with binding_lock:
         if (key.lazy is lazy or not home) and namespace.get(key, _MISSING) is not _MISSING:
             in_loop = home and frame is not None and in_dict_loop(frame)
-            if in_loop:
+            if home and key.escaped:
+                namespace[key] = current  # in place: the key stays (see LazyName.escaped)
+            elif in_loop:
                 # The load is inside a for loop that may iterate this very
                 # dict (a comprehension over globals().items() that uses the
                 # name, as tkinter has): the value replaced in place, under
@@ -220,6 +243,49 @@ def bind_where_stored(lazy, frame) -> None:
     target = store_after_call(frame)
     if target is not None and type(target[0]) is dict:
         bind(target[0], target[1], lazy)
+
+
+def _rearmed(key: LazyName, frame) -> bool:
+    """a load of a used key whose entry holds a lazy object again (the one a
+    peek handed out or a copy kept, stored back): make the key wait for it,
+    as when bound"""
+    if not is_loading(frame) or frame.f_globals is _OUR_GLOBALS:
+        return False
+    namespace = key.namespace
+    with binding_lock:
+        value = namespace.get(key, None)
+        if type(value) is not _reify.LazyImportType or key.lazy is not None:
+            return key.lazy is not None
+        key.lazy = value
+        _live_keys[id(namespace)] = _live_keys.get(id(namespace), 0) + 1
+    return True
+
+
+def _handed_out(key: LazyName, frame) -> bool:
+    """a peek is handing `key`'s lazy object out: mark the key escaped, and
+    where the frame stores the value in a module's global next (`alias =
+    globals()['json']`), bind it there lazily first, so that the store keeps
+    a lazy key and a load of the alias resolves it, as on 3.15"""
+    key.escaped = True
+    target = store_after(frame)
+    if target is not None and type(target[0]) is dict and target[1] != key:
+        bind_alias(target[0], target[1], key.lazy)
+    return True
+
+
+def bind_alias(namespace: dict, name: str, lazy) -> None:
+    """bind `name` in `namespace` to `lazy`, a lazy object bound elsewhere,
+    lazily (its own binding, the lazy object's `_key`, is left as it is)"""
+    with binding_lock:
+        key = LazyName(name)
+        key.namespace = namespace
+        key.lazy = lazy
+        key.escaped = True
+        _live_keys[id(namespace)] = _live_keys.get(id(namespace), 0) + 1
+        if name not in namespace:
+            namespace[key] = lazy
+        else:
+            replace_key(namespace, name, key, lazy)
 
 
 # (last: it imports this module)

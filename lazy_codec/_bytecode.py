@@ -36,25 +36,71 @@ def _opcodes_that_load() -> frozenset:
 
 LOADS = _opcodes_that_load()
 
-# Opcodes that call, and those a callee's expression can be made of, by
-# version (asserted by tests/test_runtime.py against opcode.opmap): a lookup
-# made inside a call is a load only when the callee is getattr or hasattr
-# (see _call_loads).  -1: not in that version.
+# Opcodes that reading a call site and a lookup needs, by version (asserted by
+# tests/test_runtime.py against opcode.opmap).  -1: not in that version.
 CALL_OPNAMES = (
     'EXTENDED_ARG', 'CALL', 'CALL_FUNCTION', 'CALL_METHOD', 'CALL_FUNCTION_KW', 'CALL_KW',
     'PRECALL', 'KW_NAMES', 'PUSH_NULL', 'LOAD_ATTR', 'LOAD_METHOD', 'LOAD_GLOBAL', 'LOAD_NAME',
     'LOAD_FAST', 'LOAD_DEREF', 'LOAD_CONST', 'LOAD_FAST_CHECK', 'LOAD_FAST_BORROW',
     'LOAD_FAST_LOAD_FAST', 'LOAD_FAST_BORROW_LOAD_FAST_BORROW', 'LOAD_SMALL_INT', 'LOAD_CLOSURE',
-    'LOAD_CLASSDEREF', 'BINARY_SUBSCR', 'IMPORT_STAR', 'NOP', 'CALL_INTRINSIC_1',
-    'STORE_NAME', 'STORE_ATTR', 'FOR_ITER',
+    'LOAD_CLASSDEREF', 'BINARY_SUBSCR', 'IMPORT_STAR', 'NOP', 'CALL_INTRINSIC_1', 'STORE_NAME',
+    'STORE_ATTR', 'FOR_ITER', 'NOT_TAKEN', 'CALL_FUNCTION_EX', 'BINARY_OP', 'STORE_GLOBAL',
+    'DELETE_NAME', 'DELETE_GLOBAL', 'DELETE_ATTR', 'STORE_SUBSCR', 'DELETE_SUBSCR', 'CONTAINS_OP',
+    'COMPARE_OP', 'IS_OP', 'STORE_FAST', 'STORE_DEREF', 'DELETE_FAST', 'MAP_ADD', 'SET_ADD',
+    'LIST_APPEND', 'DICT_UPDATE', 'DICT_MERGE', 'SET_UPDATE', 'LIST_EXTEND', 'BUILD_MAP',
+    'BUILD_SET', 'BUILD_CONST_KEY_MAP', 'BINARY_ADD', 'BINARY_SUBTRACT', 'BINARY_MULTIPLY',
+    'BINARY_TRUE_DIVIDE', 'BINARY_FLOOR_DIVIDE', 'BINARY_MODULO', 'BINARY_POWER', 'BINARY_LSHIFT',
+    'BINARY_RSHIFT', 'BINARY_AND', 'BINARY_OR', 'BINARY_XOR', 'BINARY_MATRIX_MULTIPLY',
+    'BINARY_SLICE', 'INPLACE_AND', 'INPLACE_OR', 'INPLACE_XOR', 'INPLACE_SUBTRACT',
+    'UNARY_NEGATIVE', 'UNARY_NOT', 'UNARY_INVERT', 'UNARY_POSITIVE', 'BUILD_TUPLE', 'BUILD_LIST',
+    'BUILD_STRING', 'BUILD_SLICE', 'FORMAT_VALUE', 'FORMAT_SIMPLE', 'FORMAT_WITH_SPEC',
+    'CONVERT_VALUE', 'LIST_TO_TUPLE', 'TO_BOOL', 'COPY', 'GET_ITER', 'GET_LEN',
+    'LOAD_ASSERTION_ERROR', 'LOAD_COMMON_CONSTANT', 'UNPACK_SEQUENCE', 'UNPACK_EX',
+    'COPY_DICT_WITHOUT_KEYS', 'MATCH_KEYS', 'MATCH_MAPPING',
 )
 CALL_OPS = {
-    (3, 9): (144, -1, 131, 161, 141, -1, -1, -1, -1, 106, 160, 116, 101, 124, 136, 100, -1, -1, -1, -1, -1, 135, 148, 25, 84, 9, -1, 90, 95, 93),
-    (3, 10): (144, -1, 131, 161, 141, -1, -1, -1, -1, 106, 160, 116, 101, 124, 136, 100, -1, -1, -1, -1, -1, 135, 148, 25, 84, 9, -1, 90, 95, 93),
-    (3, 11): (144, 171, -1, -1, -1, -1, 166, 172, 2, 106, 160, 116, 101, 124, 137, 100, -1, -1, -1, -1, -1, 136, 148, 25, 84, 9, -1, 90, 95, 93),
-    (3, 12): (144, 171, -1, -1, -1, -1, -1, 172, 2, 106, -1, 116, 101, 124, 137, 100, 127, -1, -1, -1, -1, 136, -1, 25, -1, 9, 173, 90, 95, 93),
-    (3, 13): (71, 53, -1, -1, -1, 57, -1, -1, 34, 82, -1, 91, 92, 85, 84, 83, 87, -1, 88, -1, -1, -1, -1, 5, -1, 30, 55, 114, 108, 72),
-    (3, 14): (69, 52, -1, -1, -1, 55, -1, -1, 33, 80, -1, 92, 93, 84, 83, 82, 88, 86, 89, 87, 94, -1, -1, -1, -1, 27, 53, 116, 110, 70),
+    (3, 9): (
+        144, -1, 131, 161, 141, -1, -1, -1, -1, 106, 160, 116, 101, 124, 136, 100, -1, -1, -1, -1,
+        -1, 135, 148, 25, 84, 9, -1, 90, 95, 93, -1, 142, -1, 97, 91, 98, 96, 60, 61, 118, 107,
+        117, 125, 137, 126, 147, 146, 145, 165, 164, 163, 162, 105, 104, 156, 23, 24, 20, 27, 26,
+        22, 19, 62, 63, 64, 66, 65, 16, -1, 77, 79, 78, 56, 11, 12, 15, 10, 102, 103, 157, 133,
+        155, -1, -1, -1, 82, -1, -1, 68, -1, 74, -1, 92, 94, -1, -1, -1,
+    ),
+    (3, 10): (
+        144, -1, 131, 161, 141, -1, -1, -1, -1, 106, 160, 116, 101, 124, 136, 100, -1, -1, -1, -1,
+        -1, 135, 148, 25, 84, 9, -1, 90, 95, 93, -1, 142, -1, 97, 91, 98, 96, 60, 61, 118, 107,
+        117, 125, 137, 126, 147, 146, 145, 165, 164, 163, 162, 105, 104, 156, 23, 24, 20, 27, 26,
+        22, 19, 62, 63, 64, 66, 65, 16, -1, 77, 79, 78, 56, 11, 12, 15, 10, 102, 103, 157, 133,
+        155, -1, -1, -1, 82, -1, -1, 68, 30, 74, -1, 92, 94, 34, 33, 31,
+    ),
+    (3, 11): (
+        144, 171, -1, -1, -1, -1, 166, 172, 2, 106, 160, 116, 101, 124, 137, 100, -1, -1, -1, -1,
+        -1, 136, 148, 25, 84, 9, -1, 90, 95, 93, -1, 142, 122, 97, 91, 98, 96, 60, 61, 118, 107,
+        117, 125, 138, 126, 147, 146, 145, 165, 164, 163, 162, 105, 104, 156, -1, -1, -1, -1, -1,
+        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 11, 12, 15, 10, 102, 103, 157, 133,
+        155, -1, -1, -1, 82, -1, 120, 68, 30, 74, -1, 92, 94, -1, 33, 31,
+    ),
+    (3, 12): (
+        144, 171, -1, -1, -1, -1, -1, 172, 2, 106, -1, 116, 101, 124, 137, 100, 127, -1, -1, -1,
+        -1, 136, -1, 25, -1, 9, 173, 90, 95, 93, -1, 142, 122, 97, 91, 98, 96, 60, 61, 118, 107,
+        117, 125, 138, 126, 147, 146, 145, 165, 164, 163, 162, 105, 104, 156, -1, -1, -1, -1, -1,
+        -1, -1, -1, -1, -1, -1, -1, -1, 26, -1, -1, -1, -1, 11, 12, 15, -1, 102, 103, 157, 133,
+        155, -1, -1, -1, -1, -1, 120, 68, 30, 74, -1, 92, 94, -1, 33, 31,
+    ),
+    (3, 13): (
+        71, 53, -1, -1, -1, 57, -1, -1, 34, 82, -1, 91, 92, 85, 84, 83, 87, -1, 88, -1, -1, -1, -1,
+        5, -1, 30, 55, 114, 108, 72, -1, 54, 45, 113, 67, 66, 63, 39, 9, 59, 58, 76, 110, 109, 65,
+        95, 105, 80, 69, 68, 107, 81, 48, 49, 46, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+        -1, 4, -1, -1, -1, -1, 42, 43, 41, -1, 52, 47, 51, 50, -1, 14, 15, 60, -1, 40, 61, 19, 20,
+        23, -1, 117, 116, -1, 27, 28,
+    ),
+    (3, 14): (
+        69, 52, -1, -1, -1, 55, -1, -1, 33, 80, -1, 92, 93, 84, 83, 82, 88, 86, 89, 87, 94, -1, -1,
+        -1, -1, 27, 53, 116, 110, 70, 28, 4, 44, 115, 65, 64, 61, 38, 8, 57, 56, 74, 112, 111, 63,
+        98, 107, 78, 67, 66, 109, 79, 47, 48, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+        -1, 1, -1, -1, -1, -1, 41, 42, 40, -1, 51, 46, 50, 49, -1, 12, 13, 58, -1, 39, 59, 16, 18,
+        -1, 81, 119, 118, -1, 24, 25,
+    ),
 }
 
 
@@ -77,27 +123,77 @@ _CALLS = {_op[name]: extra for name, extra in (
     ('CALL', 0), ('CALL_FUNCTION', 0), ('CALL_METHOD', 0), ('CALL_FUNCTION_KW', 1), ('CALL_KW', 1),
     ('PRECALL', 0),
 ) if name in _op}
-_NOTHING = frozenset(_op[name] for name in ('PRECALL', 'KW_NAMES', 'NOP', 'EXTENDED_ARG') if name in _op)
+_CALL_FUNCTION_EX = _op['CALL_FUNCTION_EX']  # f(*args, **kwargs): its callee is not read
+_SPLIT_CALL = _op.get('PRECALL', -1) >= 0  # 3.11: PRECALL n then CALL n, one call
+_NOTHING = frozenset(_op[name] for name in ('PRECALL', 'KW_NAMES', 'NOP', 'EXTENDED_ARG', 'NOT_TAKEN')
+                     if name in _op)
 _PUSH_ONE = frozenset(_op[name] for name in (
     'LOAD_NAME', 'LOAD_FAST', 'LOAD_DEREF', 'LOAD_CONST', 'LOAD_FAST_CHECK', 'LOAD_FAST_BORROW',
     'LOAD_SMALL_INT', 'LOAD_CLOSURE', 'LOAD_CLASSDEREF', 'PUSH_NULL') if name in _op)
 _PUSH_TWO = frozenset(_op[name] for name in ('LOAD_FAST_LOAD_FAST', 'LOAD_FAST_BORROW_LOAD_FAST_BORROW')
                       if name in _op)
+# instructions that leave exactly one value, what they pop being their stack
+# effect's complement: what an argument expression is commonly made of
+_ONE_VALUE = frozenset(_op[name] for name in (
+    'CALL', 'CALL_FUNCTION', 'CALL_METHOD', 'CALL_FUNCTION_KW', 'CALL_KW', 'CALL_FUNCTION_EX',
+    'BINARY_OP', 'BINARY_SUBSCR', 'BINARY_ADD', 'BINARY_SUBTRACT', 'BINARY_MULTIPLY',
+    'BINARY_TRUE_DIVIDE', 'BINARY_FLOOR_DIVIDE', 'BINARY_MODULO', 'BINARY_POWER', 'BINARY_LSHIFT',
+    'BINARY_RSHIFT', 'BINARY_AND', 'BINARY_OR', 'BINARY_XOR', 'BINARY_MATRIX_MULTIPLY',
+    'BINARY_SLICE', 'UNARY_NEGATIVE', 'UNARY_NOT', 'UNARY_INVERT', 'UNARY_POSITIVE', 'COMPARE_OP',
+    'CONTAINS_OP', 'IS_OP', 'BUILD_TUPLE', 'BUILD_LIST', 'BUILD_SET', 'BUILD_MAP',
+    'BUILD_CONST_KEY_MAP', 'BUILD_STRING', 'BUILD_SLICE', 'FORMAT_VALUE', 'FORMAT_SIMPLE',
+    'FORMAT_WITH_SPEC', 'CONVERT_VALUE', 'LIST_TO_TUPLE', 'TO_BOOL', 'COPY', 'GET_LEN',
+    'LOAD_ASSERTION_ERROR', 'LOAD_COMMON_CONSTANT') if name in _op)
+# What a lookup under these instructions does is dict-level (a subscript,
+# `in`, a comparison, a dict or set display), a store or a delete: never a
+# load, on 3.15 either.  Any other instruction is a load (see is_loading).
+_PEEKS = frozenset(_op[name] for name in (
+    'BINARY_SUBSCR', 'BINARY_OP', 'STORE_SUBSCR', 'DELETE_SUBSCR', 'CONTAINS_OP', 'COMPARE_OP',
+    'IS_OP', 'STORE_NAME', 'STORE_GLOBAL', 'STORE_ATTR', 'STORE_FAST', 'STORE_DEREF', 'DELETE_NAME',
+    'DELETE_GLOBAL', 'DELETE_ATTR', 'DELETE_FAST', 'MAP_ADD', 'SET_ADD', 'LIST_APPEND',
+    'DICT_UPDATE', 'DICT_MERGE', 'SET_UPDATE', 'LIST_EXTEND', 'BUILD_MAP', 'BUILD_SET',
+    'BUILD_CONST_KEY_MAP', 'BINARY_AND', 'BINARY_OR', 'BINARY_XOR', 'BINARY_SUBTRACT',
+    'INPLACE_AND', 'INPLACE_OR', 'INPLACE_XOR', 'INPLACE_SUBTRACT', 'UNPACK_SEQUENCE', 'UNPACK_EX',
+    'COPY_DICT_WITHOUT_KEYS', 'MATCH_KEYS', 'MATCH_MAPPING') if name in _op)
+# the peeks whose result is the value found: a subscript (3.14: BINARY_OP 26)
+_SUBSCRIPTS = frozenset(_op[name] for name in ('BINARY_SUBSCR', 'BINARY_OP') if name in _op)
+_HANDING_OUT = _SUBSCRIPTS
 _LOAD_GLOBAL, _LOAD_NAME, _LOAD_ATTR = _op['LOAD_GLOBAL'], _op['LOAD_NAME'], _op['LOAD_ATTR']
 _LOAD_METHOD, _PUSH_NULL = _op.get('LOAD_METHOD', -1), _op.get('PUSH_NULL', -1)
-_STORE_NAME, _STORE_ATTR = _op['STORE_NAME'], _op['STORE_ATTR']
+_STORE_NAME, _STORE_ATTR, _STORE_GLOBAL = _op['STORE_NAME'], _op['STORE_ATTR'], _op['STORE_GLOBAL']
 _BINARY_SUBSCR = _op.get('BINARY_SUBSCR', -1)
 _FOR_ITER = _op['FOR_ITER']
 _LOCAL_LOADS = frozenset(_op[name] for name in (
     'LOAD_FAST', 'LOAD_DEREF', 'LOAD_FAST_CHECK', 'LOAD_FAST_BORROW', 'LOAD_CLASSDEREF') if name in _op)
 _DEREF_LOADS = frozenset(_op[name] for name in ('LOAD_DEREF', 'LOAD_CLASSDEREF') if name in _op)
 # the loads whose name is looked up in the frame's own namespaces
-NAME_LOADS = frozenset((_LOAD_NAME, _LOAD_GLOBAL))
+NAME_LOADS = frozenset((_LOAD_GLOBAL, _LOAD_NAME))
 _WIDE_GLOBALS = sys.version_info >= (3, 11)  # LOAD_GLOBAL's low bit: push NULL too
 _WIDE_ATTRS = sys.version_info >= (3, 12)  # LOAD_ATTR's low bit: a method and self
 _CACHES = sys.version_info >= (3, 11)  # inline caches: opcode 0 in co_code
-_ATTRIBUTE_GETTERS = (getattr, hasattr, ModuleType.__getattribute__, object.__getattribute__)
+# opcodes from which an instruction has an argument (stack_effect refuses one below)
+_HAVE_ARGUMENT = {(3, 13): 44, (3, 14): 43}.get(sys.version_info[:2], 90)
 _MISSING = object()
+
+# Callees that read attributes (getattr however reached) and those that only
+# peek or store (a dict's methods, setattr): a call's lookup is a load unless
+# its callee is provably of the second kind (see _call_loads)
+_ATTRIBUTE_GETTERS = (getattr, hasattr, ModuleType.__getattribute__, object.__getattribute__)
+_GETTER_NAMES = frozenset(('getattr', 'hasattr', '__getattribute__'))
+_SETTERS = (setattr, delattr, object.__setattr__, object.__delattr__, ModuleType.__setattr__,
+            ModuleType.__delattr__)
+_PEEK_METHOD_NAMES = frozenset((
+    'get', 'pop', 'setdefault', 'popitem', 'update', 'copy', 'keys', 'values', 'items', 'fromkeys',
+    '__getitem__', '__contains__', '__setitem__', '__delitem__', '__eq__', '__ne__', 'index',
+    'count', 'remove', 'discard', 'add', 'union', 'intersection', 'difference', 'issubset',
+    'issuperset', 'isdisjoint', 'symmetric_difference', '__or__', '__ior__', '__and__', '__sub__',
+    'setattr', 'delattr', '__setattr__', '__delattr__',
+))
+# the peeks that hand the value found out (which may be stored and come back)
+_HANDING_OUT_NAMES = frozenset(('get', 'pop', 'setdefault', '__getitem__'))
+_PEEK_OPERATORS = frozenset(('getitem', 'contains', 'setitem', 'delitem', 'eq', 'ne', 'countOf',
+                             'indexOf', 'is_', 'is_not'))
+_PEEKING_SELVES = (dict, set, frozenset, list, tuple, type(ModuleType.__dict__))
 
 # code names of the comprehensions that run as functions given their
 # iterator as `.0` (3.12+ runs list, dict and set comprehensions inline)
@@ -118,7 +214,14 @@ def current_offset(frame) -> int:
 
 def is_loading(frame, load_ops: frozenset = LOADS) -> bool:
     """is `frame` loading a name, rather than storing, deleting or peeking?
-    (`load_ops`: the opcodes that count, besides `import *` and getattr calls)"""
+
+    As on 3.15, a lookup is a load unless it is provably dict-level access
+    (a subscript, `in`, `dict.get`, ...), a store or a delete: a load
+    instruction, a call whose callee is not a dict's method nor setattr (C
+    code between the frame and the lookup: getattr through functools.reduce,
+    an unpickler, an extension's initialisation), an import.  Where it cannot
+    tell, it answers "a load": an import made early is a timing difference,
+    an unresolved object handed to real code is a crash."""
     lasti = current_offset(frame)
     if lasti < 0:
         return False
@@ -128,14 +231,20 @@ def is_loading(frame, load_ops: frozenset = LOADS) -> bool:
         return True
     if op == _CALL_INTRINSIC_1:  # 3.12+: `from m import *` is intrinsic 2
         return code[lasti + 1] == 2
-    return op in _CALLS and _call_loads(frame, lasti)
+    if op in _CALLS or op == _CALL_FUNCTION_EX:
+        return _call_loads(frame, lasti, load_ops is LOADS) or (
+            load_ops is LOADS and stdlib_site_loads(frame))
+    if op in _PEEKS:
+        return load_ops is LOADS and op in _HANDING_OUT and stdlib_site_loads(frame)
+    return load_ops is LOADS
 
 
 _STAR_ONLY = frozenset((IMPORT_STAR,))
 
 
 def reads_key(frame) -> bool:
-    """is `frame` reading an attribute by a key object: `import *`, getattr?"""
+    """is `frame` reading an attribute by a key object: `import *`, getattr?
+    (only where that is certain: sets and dicts of `dir(m)` hash keys too)"""
     return is_loading(frame, _STAR_ONLY)
 
 
@@ -144,6 +253,61 @@ def is_star_import(frame) -> bool:
     lasti = current_offset(frame)
     code = frame.f_code.co_code
     return code[lasti] == IMPORT_STAR or (code[lasti] == _CALL_INTRINSIC_1 and code[lasti + 1] == 2)
+
+
+def hands_value_out(frame) -> bool:
+    """is the peek `frame` is running one whose result is the value found
+    (`d[k]`, `d.get(k)`), which may be stored elsewhere and come back?"""
+    lasti = current_offset(frame)
+    if lasti < 0:
+        return False
+    co_code = frame.f_code.co_code
+    op = co_code[lasti]
+    if op in _SUBSCRIPTS:
+        return op == _BINARY_SUBSCR or co_code[lasti + 1] == _NB_SUBSCR
+    if op in _CALLS:
+        found = _callee(frame.f_code, lasti)
+        return found is not None and found[0] in (_LOAD_ATTR, _LOAD_METHOD) and \
+            _attribute_name(frame.f_code, found[0], found[1]) in _HANDING_OUT_NAMES
+    return False
+
+
+_NB_SUBSCR = 26  # BINARY_OP's argument for a subscript (3.14+)
+
+
+def stdlib_site_loads(frame) -> bool:
+    """is `frame` one of the peeks at a module's dict that 3.15's own standard
+    library made loads, where 3.9-3.14's hand the lazy object on?
+    annotationlib's ForwardRef.evaluate (3.14) reads `globals[name]` and
+    resolves it; dataclasses' _is_type looks the names of string annotations
+    up (3.15 resolves them, ignoring those that fail: see ignores_errors);
+    mock's patch with autospec, spec=True or spec_set=True resolves the
+    original it saves (without, mock saves and restores the lazy object)"""
+    code = frame.f_code
+    name = code.co_name
+    if name == 'evaluate':
+        return frame.f_globals.get('__name__') == 'annotationlib'
+    if name == '_is_type':
+        return frame.f_globals.get('__name__') == 'dataclasses'
+    if name == 'get_original' and frame.f_globals.get('__name__') == 'unittest.mock':
+        patch = frame.f_locals.get('self')
+        return getattr(patch, 'autospec', None) is True or getattr(patch, 'spec', None) is True or \
+            getattr(patch, 'spec_set', None) is True
+    return False
+
+
+def ignores_errors(frame) -> bool:
+    """does the stdlib site `frame` runs ignore a lazy import that fails (3.15's dataclasses)?"""
+    return frame.f_code.co_name == '_is_type'
+
+
+def copies_read(frame) -> tuple:
+    """the copies of a module's dict that the stdlib site `frame` runs reads
+    (3.14's annotationlib evaluates in a copy of the globals)"""
+    if frame.f_code.co_name != 'evaluate':
+        return ()
+    f_locals = frame.f_locals
+    return tuple(d for d in (f_locals.get('locals'), f_locals.get('globals')) if type(d) is dict)
 
 
 def _instruction_before(code: bytes, offset: int):
@@ -175,10 +339,42 @@ def _instruction_at(code: bytes, offset: int):
     return op, arg, offset
 
 
+def _stack_use(op: int, arg: int):
+    """(pops, pushes) of an instruction an argument expression is made of,
+    or None for one that is not (a jump, a store: not one expression)"""
+    if op in _PUSH_ONE:
+        return 0, 1
+    if op == _LOAD_GLOBAL:
+        return 0, 1 + (arg & 1 if _WIDE_GLOBALS else 0)
+    if op == _LOAD_ATTR:
+        return 1, 1 + (arg & 1 if _WIDE_ATTRS else 0)
+    if op == _LOAD_METHOD:
+        return 1, 2
+    if op in _PUSH_TWO:
+        return 0, 2
+    if op in _ONE_VALUE:
+        if _SPLIT_CALL and op in _CALLS:
+            return arg + 2, 1  # (its PRECALL, walked over as nothing, has the stack effect)
+        try:
+            return 1 - _stack_effect(op, arg if op >= _HAVE_ARGUMENT else None), 1
+        except ValueError:
+            return None
+    return None
+
+
+def _stack_effect(op: int, arg) -> int:
+    # _opcode (an extension: no Python code runs, so it is safe inside a
+    # lookup) is loaded at the first call site that needs it, not at start
+    global _stack_effect
+    from _opcode import stack_effect as _stack_effect
+    return _stack_effect(op, arg)
+
+
 def _producer(code: bytes, lasti: int, depth: int):
     """the instruction that pushed the stack item `depth` below the top (1 is
-    the top) as the instruction at `lasti` starts, walking back over simple
-    loads only; None where it cannot tell (a jump, any other instruction)"""
+    the top) as the instruction at `lasti` starts, walking back over the
+    instructions of one expression; None where it cannot tell (a jump: the
+    value may come from another branch, any instruction of a statement)"""
     offset = lasti
     while True:
         found = _instruction_before(code, offset)
@@ -187,40 +383,48 @@ def _producer(code: bytes, lasti: int, depth: int):
         offset, op, arg = found
         if op in _NOTHING:
             continue
-        if op in _PUSH_ONE:
-            pops, pushes = 0, 1
-        elif op == _LOAD_GLOBAL:
-            pops, pushes = 0, 1 + (arg & 1 if _WIDE_GLOBALS else 0)
-        elif op == _LOAD_ATTR:
-            pops, pushes = 1, 1 + (arg & 1 if _WIDE_ATTRS else 0)
-        elif op == _LOAD_METHOD:
-            pops, pushes = 1, 2
-        elif op in _PUSH_TWO:
-            pops, pushes = 0, 2
-        elif op == _BINARY_SUBSCR:
-            pops, pushes = 2, 1
-        else:
+        use = _stack_use(op, arg)
+        if use is None:
             return None
+        pops, pushes = use
         if depth <= pushes:
             return op, arg
         depth += pops - pushes
 
 
-def _call_loads(frame, lasti: int) -> bool:
-    """is the call at `lasti` one of getattr, hasattr, attrgetter(...)?  They
-    reify a module's lazy name, as on 3.15; dict methods (`vars(m).get`) do not"""
-    code = frame.f_code
+def _callee(code, lasti: int):
+    """(opcode, argument) of the instruction that pushed the callee of the
+    call at `lasti`, or None"""
     co_code = code.co_code
-    depth = co_code[lasti + 1] + _CALLS[co_code[lasti]] + 1
+    op = co_code[lasti]
+    if op == _CALL_FUNCTION_EX:
+        return None
+    depth = co_code[lasti + 1] + _CALLS[op] + 1
     found = _producer(co_code, lasti, depth)
     if found is not None and found[0] == _PUSH_NULL:
         found = _producer(co_code, lasti, depth + 1)
+    return found
+
+
+def _attribute_name(code, op: int, arg: int) -> str:
+    return code.co_names[arg >> 1 if _WIDE_ATTRS and op == _LOAD_ATTR else arg]
+
+
+def _call_loads(frame, lasti: int, unless_peek: bool = True) -> bool:
+    """is the lookup made inside the call at `lasti` a load?  With
+    `unless_peek`, yes unless the callee is provably a dict's method, an
+    operator on containers, or setattr/delattr (which store); else only when
+    it is provably getattr, hasattr or attrgetter(...)"""
+    code = frame.f_code
+    found = _callee(code, lasti)
     if found is None:
-        return False
+        return unless_peek
     op, arg = found
     if op == _LOAD_ATTR or op == _LOAD_METHOD:
-        name = code.co_names[arg >> 1 if _WIDE_ATTRS and op == _LOAD_ATTR else arg]
-        return name in ('getattr', 'hasattr', '__getattribute__')
+        name = _attribute_name(code, op, arg)
+        if name in _GETTER_NAMES:
+            return True
+        return unless_peek and name not in _PEEK_METHOD_NAMES
     if op == _LOAD_GLOBAL or op == _LOAD_NAME:
         name = code.co_names[arg >> 1 if _WIDE_GLOBALS and op == _LOAD_GLOBAL else arg]
         callee = _MISSING
@@ -237,11 +441,32 @@ def _call_loads(frame, lasti: int) -> bool:
         else:
             names = code.co_varnames + code.co_cellvars + code.co_freevars
         if arg >= len(names):
-            return False
+            return unless_peek
         callee = frame.f_locals.get(names[arg], _MISSING)
     else:
-        return False
-    return any(callee is getter for getter in _ATTRIBUTE_GETTERS) or type(callee) is attrgetter
+        # the result of a call (attrgetter('x')(m)), a subscript, ...
+        return unless_peek
+    if any(callee is getter for getter in _ATTRIBUTE_GETTERS) or type(callee) is attrgetter:
+        return True
+    return unless_peek and not _peeks(callee)
+
+
+def _peeks(callee) -> bool:
+    """is `callee` a function that looks keys up only at dict level or
+    stores: setattr, a container's method (bound or not), operator.getitem?"""
+    if any(callee is setter for setter in _SETTERS):
+        return True
+    owner = getattr(callee, '__self__', None) if type(callee) is _BUILTIN_METHOD else None
+    if owner is not None:
+        if type(owner) is ModuleType:  # a module's function: operator.getitem, ...
+            return owner.__name__ in ('_operator', 'operator') and callee.__name__ in _PEEK_OPERATORS
+        return isinstance(owner, _PEEKING_SELVES)
+    objclass = getattr(callee, '__objclass__', None) if type(callee) in _DESCRIPTORS else None
+    return objclass is not None and issubclass(objclass, _PEEKING_SELVES)
+
+
+_BUILTIN_METHOD = type(len)
+_DESCRIPTORS = (type(dict.get), type(dict.__getitem__), type(dict.__contains__))
 
 
 def _name_of(code, op: int, arg: int) -> str:
@@ -280,6 +505,15 @@ def store_after_call(frame):
     """(namespace, name) where the call `frame` is running stores its result:
     `x = f(...)` at module level (the frame's locals) or `mod.x = f(...)` for
     a module `mod` whose attributes are its dict; None for anything else"""
+    return store_after(frame, any_locals=True)
+
+
+def store_after(frame, any_locals: bool = False):
+    """(namespace, name) of a module global where the value that the
+    instruction `frame` is running gives is stored next: `x = ...` at module
+    level (with `any_locals`, in any frame's locals), `global x; x = ...`,
+    `mod.x = ...` for a module `mod` whose attributes are its dict; None for
+    anything else"""
     lasti = current_offset(frame)
     if lasti < 0:
         return None
@@ -287,7 +521,11 @@ def store_after_call(frame):
     co_code = code.co_code
     op, arg, after = _instruction_at(co_code, _instruction_at(co_code, lasti)[2])
     if op == _STORE_NAME:
-        return frame.f_locals, code.co_names[arg]
+        if any_locals or frame.f_locals is frame.f_globals:
+            return frame.f_locals, code.co_names[arg]
+        return None
+    if op == _STORE_GLOBAL:
+        return frame.f_globals, code.co_names[arg]
     if op in NAME_LOADS and after < len(co_code):
         store, attr, _ = _instruction_at(co_code, after)
         if store != _STORE_ATTR:

@@ -156,9 +156,10 @@ def all_cases() -> dict[str, dict]:
     """every differential case by name, from the modules that hold them"""
     import cases
     import cases_faults
+    import cases_reach
     import cases_realcode
     collected = {}
-    for module in (cases, cases_faults, cases_realcode):
+    for module in (cases, cases_faults, cases_realcode, cases_reach):
         clash = collected.keys() & module.CASES.keys()
         assert not clash, f'{module.__name__} names cases already named: {sorted(clash)}'
         collected.update(module.CASES)

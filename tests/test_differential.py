@@ -12,10 +12,6 @@ CASES = all_cases()
 # Behaviour the backport cannot have without changing the interpreter; listed
 # in the README. Strict: a case that starts to pass must leave this list.
 KNOWN_DIFFERENCES = {
-    'lazy_object_under_other_name': (
-        'a lazy object bound under another name (alias = globals()["json"]) is not '
-        'reified when that name is loaded: only the lazy binding itself has a hook'
-    ),
     'builtins_import_hook_during_lazy': (
         'a replaced builtins.__import__ sees a dotted name reified one package at a '
         'time (3.15: one call with the whole name)'

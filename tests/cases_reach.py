@@ -1,0 +1,243 @@
+"""Differential cases for the ways real code reaches a module's names (issue
+22; case_table.py has the format): getattr with computed arguments or from C,
+entry points and resolvers, pickle, unittest.mock, typing and dataclasses,
+and a sweep of the standard library's APIs that read attributes by name.
+On 3.15 a load resolves a lazy object however it is reached, and only
+dict-level access (a subscript of the dict, `in`, `dict.get`) sees it
+unresolved.  Each case says what it prints for each name: the type of what
+came back, and which watched modules are imported by then."""
+from case_table import CaseTable
+
+CASES = CaseTable()
+case = CASES.add
+
+# a module whose names are all lazy: `lib.NAME` must give the real object
+LIB = '''{COOKIE}
+lazy import heavy
+lazy import json
+lazy from json import dumps
+lazy from fractions import Fraction
+lazy from heavy import f as on_click, f as on_key
+lazy from other import Y
+'''
+
+# a tool whose entry point is a lazy re-export, and a package that re-exports
+# a class whose __module__ is the package (numpy, pandas and many more do)
+TOOL = {
+    'tool/__init__.py': '',
+    'tool/cli.py': '{COOKIE}\nlazy from tool._main import main\nlazy import tool._main as impl\n',
+    'tool/_main.py': "print('import tool._main')\ndef main():\n    return 'main ran'\n",
+    'shapes/__init__.py': '{COOKIE}\nlazy from shapes._impl import Point\n',
+    'shapes/_impl.py': (
+        "print('import shapes._impl')\n"
+        "class Point:\n    def __init__(self, x):\n        self.x = x\n"
+        "    def __eq__(self, other):\n        return type(other) is Point and other.x == self.x\n"
+        "Point.__module__ = 'shapes'\n"
+    ),
+}
+
+
+def _with_lib(files=None):
+    return {'lib.py': LIB, **TOOL, **(files or {})}
+
+
+# -- 1. getattr whose arguments are not simple loads ------------------------------
+case('getattr_computed_arguments', '''\
+import importlib, probe
+import lib
+kind, names, table = 'click', ['dumps', 'Y'], {'n': 'json'}
+def t(v):
+    return type(v).__name__
+print(t(getattr(importlib.import_module('lib'), 'json')), probe.loaded())
+print(t(getattr(lib, 'on_' + kind)), t(getattr(lib, f"on_{'key'}")))
+print(t(getattr(lib, names[0])), t(getattr(lib, table['n'])), getattr(lib, names[1]))
+print(t(getattr(lib, 'Fraction' if kind else 'x')), t(getattr(lib, 'nothing', None)))
+print(hasattr(lib, str('heavy')), probe.loaded())
+''', files=_with_lib())
+
+# -- 2. getattr called from C ----------------------------------------------------
+case('getattr_from_c_callers', '''\
+import functools, operator, pickle, sys, probe
+import lib
+def t(v):
+    return type(v).__name__
+print(t(functools.reduce(getattr, ['Fraction'], sys.modules['lib'])))
+print([t(v) for v in map(getattr, [lib, lib], ['dumps', 'on_click'])])
+print(t(functools.partial(getattr, lib)('heavy')), probe.loaded())
+print(t(operator.attrgetter('json.decoder')(lib)))
+print(pickle.loads(b'\\x80\\x04\\x95\\x0f\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x8c\\x03lib\\x94\\x8c\\x05dumps\\x94\\x93\\x94.')([1]))
+print(sorted(k for k, v in lib.__dict__.items() if type(v).__name__ == 'lazy_import'))
+''', files=_with_lib())
+
+# -- 3. entry points and resolvers -----------------------------------------------
+case('entry_points_and_resolvers', '''\
+import pkgutil, probe
+import importlib.metadata as md
+print(pkgutil.resolve_name('tool.cli:main')())
+print(md.EntryPoint(name='x', group='g', value='tool.cli:impl').load().main())
+import tool.cli
+print(tool.cli.main())
+''', files=_with_lib())
+
+# -- 4. pickle by reference through a lazy re-export -----------------------------
+case('pickle_through_lazy_reexport', '''\
+import pickle, copy
+from shapes._impl import Point
+import shapes
+data = pickle.dumps(Point(3))
+p = pickle.loads(data)
+print(type(p).__module__, p.x, p == copy.deepcopy(p), copy.copy(p).x)
+print(type(vars(shapes)['Point']).__name__)
+''', files=_with_lib())
+
+case('pickle_through_lazy_reexport_unused', '''\
+import pickle, sys
+import shapes
+lazy from shapes._impl import Point as P
+print('shapes._impl' in sys.modules)
+data = pickle.dumps(P(4))
+print(type(vars(shapes)['Point']).__name__, pickle.loads(data).x)
+''', files=_with_lib())
+
+# -- 5. unittest.mock ---------------------------------------------------------------
+case('mock_patch_lazy_name', '''\
+from unittest import mock
+import lib, probe
+with mock.patch('lib.dumps', lambda o: 'patched'):
+    print(lib.dumps(1), probe.loaded())
+print(lib.dumps([1]))
+with mock.patch.object(lib, 'Fraction', lambda o: 'patched'):
+    print(lib.Fraction(1))
+print(lib.Fraction(1))
+with mock.patch('lib.on_click') as m:
+    lib.on_click()
+    print(m.called)
+print(lib.on_click(), probe.loaded())
+with mock.patch.multiple('lib', Y=5, json=None):
+    print(lib.Y, lib.json)
+print(lib.Y, type(lib.json).__name__)
+''', files=_with_lib())
+
+case('mock_patch_used_during_patch', '''\
+from unittest import mock
+import lib
+with mock.patch('lib.dumps', lambda o: 'patched'):
+    print(lib.dumps(1), lib.dumps(2))
+print(type(vars(lib)['dumps']).__name__)
+print(lib.dumps([1]), type(vars(lib)['dumps']).__name__)
+''', files=_with_lib())
+
+case('mock_autospec_and_dict', '''\
+from unittest import mock
+import lib, probe
+with mock.patch('lib.on_click', autospec=True) as m:
+    lib.on_click()
+    print(type(m).__name__, m.call_count, probe.loaded())
+print(lib.on_click())
+with mock.patch.dict(vars(lib), {'Y': 7}):
+    print(lib.Y)
+print(lib.Y, type(vars(lib)['Y']).__name__)
+with mock.patch('lib.Fraction', spec=True) as m:
+    print(type(m).__name__, 'fractions' in __import__('sys').modules)
+''', files=_with_lib())
+
+case('alias_of_peeked_lazy_object', '''\
+import lib, probe
+alias = vars(lib)['json']
+print(type(globals()['alias']).__name__)
+print(alias.dumps([1]), type(globals()['alias']).__name__)
+def f():
+    global g
+    g = lib.__dict__['Fraction']
+f()
+print(g(1, 2), type(globals()['g']).__name__)
+''', files=_with_lib())
+
+# -- 7. typing and dataclasses ----------------------------------------------------------
+case('type_hints_of_lazy_names', '''\
+import typing, dataclasses, sys
+lazy from fractions import Fraction
+lazy import heavy
+@dataclasses.dataclass
+class A:
+    amount: "Fraction"
+    h: "heavy.Base" = None
+def f(x: "Fraction") -> "heavy.Base":
+    pass
+print(typing.get_type_hints(A))
+print(typing.get_type_hints(f))
+print([fl.name for fl in dataclasses.fields(A)])
+''')
+
+case('dataclass_classvar_through_lazy_typing', '''\
+import dataclasses, sys
+lazy import typing
+lazy from typing import ClassVar
+lazy from nosuch import Thing
+@dataclasses.dataclass
+class A:
+    a: "typing.ClassVar[int]" = 1
+    b: "ClassVar[int]" = 2
+    c: "Thing" = None
+    d: int = 0
+print([f.name for f in dataclasses.fields(A)], 'typing' in sys.modules)
+''')
+
+# -- the sweep: stdlib APIs that reach attributes by name ------------------------
+case('sweep_inspect_pydoc', '''\
+import inspect, probe
+import lib
+print(sorted(n for n, v in inspect.getmembers(lib) if not n.startswith('__')))
+print(probe.loaded())
+print(inspect.getmodule(lib.on_click).__name__, str(inspect.signature(lib.dumps))[:12])
+import pydoc
+print(type(pydoc.locate('lib.Fraction')).__name__, type(pydoc.locate('lib.json.decoder')).__name__)
+''', files=_with_lib())
+
+case('sweep_singledispatch_enum_copy', '''\
+import functools, enum, copy, copyreg, probe
+import lib
+@functools.singledispatch
+def show(x):
+    return 'default'
+@show.register
+def _(x: int):
+    return 'int'
+print(show(lib.Y), show(lib.Fraction(1, 3)))
+class Color(enum.Enum):
+    RED = 1
+print(Color(lib.Y - 1), copy.deepcopy(lib.Fraction)(1), copyreg.__name__)
+''', files=_with_lib())
+
+case('sweep_logging_ext', '''\
+import logging.config, sys, probe
+import lib
+logging.config.dictConfig({
+    'version': 1,
+    'handlers': {'h': {'class': 'logging.StreamHandler', 'stream': 'ext://lib.sink'}},
+    'root': {'handlers': ['h'], 'level': 'INFO'},
+})
+logging.info('hello')
+print(probe.loaded())
+''', files=_with_lib({'lib.py': LIB + 'lazy from io import StringIO\nimport sys\nsink = sys.stdout\n'}))
+
+case('sweep_doctest', '''\
+import doctest, lib
+def fn():
+    """
+    >>> import lib
+    >>> lib.dumps([1])
+    '[1]'
+    """
+print(doctest.run_docstring_examples(fn, {}, name='fn'))
+''', files=_with_lib())
+
+case('sweep_concurrent_futures_pickle', '''\
+import concurrent.futures, pickle
+import lib
+if __name__ == '__main__':
+    blob = pickle.dumps(lib.on_click)
+    print(pickle.loads(blob)())
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        print(list(pool.map(getattr, [lib, lib], ['Y', 'dumps']))[0])
+''', files=_with_lib())
