@@ -1,4 +1,8 @@
-"""PEP 810 lazy imports (`lazy import x`) for CPython 3.9-3.14, by a source codec."""
+"""PEP 810 lazy imports (`lazy import x`) for CPython 3.9-3.14, by a source codec.
+
+PYTEST_DONT_REWRITE (pytest loads lazy_codec._pytest_plugin, and would warn
+in mode "all" that this package was imported before it could rewrite it)
+"""
 __version__ = '0.1.0'
 
 import sys as _sys

@@ -42,57 +42,93 @@ _rewriting: set[int] = set()
 _get_ident = sys.modules['_thread'].get_ident
 
 
+def rewritten_source(data: bytes) -> str:
+    """the source of a module whose plain imports may be lazy"""
+    me = _get_ident()
+    _rewriting.add(me)
+    try:
+        from lazy_codec._rewrite import cookie_name, rewrite  # not before a module needs it
+        if cookie_name(data) in (None, b'lazy', b'utf-8', b'utf8'):
+            # read as UTF-8 ourselves: the codec would rewrite lazy
+            # statements into imports that this rewrite would then touch
+            text = data.decode('utf-8')
+        else:
+            text = decode_source(data)
+        return rewrite(text, every_import=True)
+    finally:
+        _rewriting.discard(me)
+
+
+def rewritten_source_bytes(data: bytes):
+    """rewritten_source as bytes for a compiler that reads the cookie (UTF-8,
+    the `lazy` cookie read as UTF-8: the same lines); None for a file in
+    another encoding"""
+    from lazy_codec._rewrite import cookie_name
+    name = cookie_name(data)
+    if name not in (None, b'lazy', b'utf-8', b'utf8'):
+        return None
+    text = rewritten_source(data)
+    if name == b'lazy':
+        head, newline, rest = text.partition('\n')
+        second, newline2, rest = rest.partition('\n')
+        swap = lambda line: line.replace('lazy', 'utf-8', 1) if 'coding' in line else line
+        text = swap(head) + newline + swap(second) + newline2 + rest
+    return text.encode('utf-8')
+
+
+def rewritten_code(data: bytes, path: str, optimize: int = -1):
+    """the code of a source file whose plain imports may be lazy"""
+    return compile(rewritten_source(data), path, 'exec', dont_inherit=True, optimize=optimize)
+
+
+def cached_code(loader, fullname: str, tag: str):
+    """SourceLoader.get_code for `loader`, rewriting as rewritten_code does,
+    with the bytecode path of optimization tag `tag`"""
+    source_path = loader.get_filename(fullname)
+    tag = tag + (str(sys.flags.optimize) if sys.flags.optimize else '')
+    bytecode_path = cache_from_source(source_path, optimization=tag)
+    stats = loader.path_stats(source_path)
+    mtime, size = int(stats['mtime']), stats['size']
+    try:
+        data = loader.get_data(bytecode_path)
+    except OSError:
+        data = None
+    if data is not None:
+        details = {'name': fullname, 'path': bytecode_path}
+        try:
+            _bootstrap_external._classify_pyc(data, fullname, details)
+            _bootstrap_external._validate_timestamp_pyc(data, mtime, size, fullname, details)
+        except (ImportError, EOFError):
+            pass
+        else:
+            return _bootstrap_external._compile_bytecode(
+                memoryview(data)[16:], name=fullname, bytecode_path=bytecode_path,
+                source_path=source_path,
+            )
+    code = rewritten_code(loader.get_data(source_path), source_path)
+    if not sys.dont_write_bytecode:
+        data = _bootstrap_external._code_to_timestamp_pyc(code, mtime, size)
+        try:
+            loader._cache_bytecode(source_path, bytecode_path, data)
+        except NotImplementedError:
+            pass
+    return code
+
+
 class AllImportsLoader(SourceFileLoader):
     """a source file loader whose modules' plain imports may be lazy"""
     tag = OPTIMIZATION_TAG
 
     def source_to_code(self, data, path, *, _optimize=-1):
-        me = _get_ident()
-        _rewriting.add(me)
-        try:
-            from lazy_codec._rewrite import cookie_name, rewrite  # not before a module needs it
-            if cookie_name(data) in (None, b'lazy', b'utf-8', b'utf8'):
-                # read as UTF-8 ourselves: the codec would rewrite lazy
-                # statements into imports that this rewrite would then touch
-                text = data.decode('utf-8')
-            else:
-                text = decode_source(data)
-            code_text = rewrite(text, every_import=True)
-        finally:
-            _rewriting.discard(me)
-        return compile(code_text, path, 'exec', dont_inherit=True, optimize=_optimize)
+        return rewritten_code(data, path, _optimize)
 
     def get_code(self, fullname):
-        # SourceLoader.get_code, with the bytecode path of our own tag
-        source_path = self.get_filename(fullname)
-        tag = self.tag + (str(sys.flags.optimize) if sys.flags.optimize else '')
-        bytecode_path = cache_from_source(source_path, optimization=tag)
-        stats = self.path_stats(source_path)
-        mtime, size = int(stats['mtime']), stats['size']
-        try:
-            data = self.get_data(bytecode_path)
-        except OSError:
-            data = None
-        if data is not None:
-            details = {'name': fullname, 'path': bytecode_path}
-            try:
-                _bootstrap_external._classify_pyc(data, fullname, details)
-                _bootstrap_external._validate_timestamp_pyc(data, mtime, size, fullname, details)
-            except (ImportError, EOFError):
-                pass
-            else:
-                return _bootstrap_external._compile_bytecode(
-                    memoryview(data)[16:], name=fullname, bytecode_path=bytecode_path,
-                    source_path=source_path,
-                )
-        code = self.source_to_code(self.get_data(source_path), source_path)
-        if not sys.dont_write_bytecode:
-            data = _bootstrap_external._code_to_timestamp_pyc(code, mtime, size)
-            try:
-                self._cache_bytecode(source_path, bytecode_path, data)
-            except NotImplementedError:
-                pass
-        return code
+        return cached_code(self, fullname, self.tag)
+
+    def exec_module(self, module):
+        super().exec_module(module)
+        if module.__name__ == 'runpy':
+            _reach_runpy(module)
 
 
 class LazyModulesLoader(AllImportsLoader):
@@ -112,8 +148,7 @@ class AllImportsFinder:
 
     @classmethod
     def find_spec(cls, name, path=None, target=None):
-        if name.partition('.')[0] == 'lazy_codec' or name in READ_FROM_C or (
-                _rewriting and _get_ident() in _rewriting):
+        if not eligible(name):
             return None  # the runtime itself: its imports are what lazy imports call
         spec = PathFinder.find_spec(name, path, target)
         if spec is not None and type(spec.loader) is SourceFileLoader:
@@ -129,7 +164,94 @@ class LazyModulesFinder(AllImportsFinder):
     loader = LazyModulesLoader
 
 
+# -- code loaded other than through the finder --------------------------------
+# On 3.15 the mode is the interpreter's: every module-level import is
+# eligible, wherever its code came from.  Besides modules the finder finds,
+# mode "all" reaches a source file loaded by a plain SourceFileLoader made
+# by hand (importlib.util.spec_from_file_location + exec_module: plugin
+# systems), runpy.run_path's files, and the main script (see
+# lazy_codec._startup.run_main_script) and pytest's test modules (see
+# lazy_codec._pytest_plugin).  `exec` of a string stays out, as on 3.15 it
+# has no loader to ask either.
+
+_plain_get_code = SourceFileLoader.get_code
+
+
+def _get_code(loader, fullname):
+    """SourceFileLoader.get_code while mode "all" is on: a file loaded by a
+    plain source loader (not the finder's) is rewritten too, its bytecode
+    cached apart"""
+    if type(loader) is SourceFileLoader and eligible(fullname):
+        return cached_code(loader, fullname, OPTIMIZATION_TAG)
+    return _plain_get_code(loader, fullname)
+
+
+def eligible(fullname: str) -> bool:
+    """may the imports of module `fullname` be lazy in mode "all"?"""
+    return not (fullname.partition('.')[0] == 'lazy_codec' or fullname in READ_FROM_C or (
+        _rewriting and _get_ident() in _rewriting))
+
+
+def _reach_runpy(runpy) -> None:
+    """runpy.run_path compiles a source file itself: rewrite it first"""
+    plain = runpy._get_code_from_file
+    if getattr(plain, '_lazy_codec', False):
+        return
+
+    def _get_code_from_file(*args):
+        fname = args[-1]  # (3.9-3.11: run_name, fname -> code, fname; 3.12+: fname -> code)
+        if SourceFileLoader.get_code is not _get_code or not str(fname).endswith('.py'):
+            return plain(*args)
+        with open(fname, 'rb') as f:
+            code = rewritten_code(f.read(), fname)
+        return (code, fname) if len(args) == 2 else code
+    _get_code_from_file._lazy_codec = True
+    _get_code_from_file.__wrapped__ = plain
+    runpy._get_code_from_file = _get_code_from_file
+
+
+class _RunpyLoader:
+    """runpy's own loader (3.11+ freeze it: the finder never sees it), then
+    _reach_runpy"""
+    def __init__(self, loader):
+        self.loader = loader
+
+    def create_module(self, spec):
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module):
+        self.loader.exec_module(module)
+        _reach_runpy(module)
+
+
+class RunpyFinder:
+    """first on sys.meta_path in mode "all": finds runpy as the others do,
+    with _RunpyLoader"""
+    @classmethod
+    def find_spec(cls, name, path=None, target=None):
+        if name != 'runpy':
+            return None
+        for finder in sys.meta_path:
+            if finder is not cls and hasattr(finder, 'find_spec'):
+                spec = finder.find_spec(name, path, target)
+                if spec is not None:
+                    if spec.loader is not None and hasattr(spec.loader, 'exec_module'):
+                        spec.loader = _RunpyLoader(spec.loader)
+                    return spec
+        return None
+
+    @classmethod
+    def invalidate_caches(cls):
+        pass
+
+
 def install(finder=AllImportsFinder) -> None:
+    if finder is AllImportsFinder:
+        SourceFileLoader.get_code = _get_code
+        if 'runpy' in sys.modules:
+            _reach_runpy(sys.modules['runpy'])
+        elif RunpyFinder not in sys.meta_path:
+            sys.meta_path.insert(0, RunpyFinder)
     if finder not in sys.meta_path:
         # before the path finder, and before the __lazy_modules__ finder
         index = len(sys.meta_path)
@@ -140,5 +262,73 @@ def install(finder=AllImportsFinder) -> None:
 
 
 def uninstall(finder=AllImportsFinder) -> None:
+    if finder is AllImportsFinder:
+        if vars(SourceFileLoader).get('get_code') is _get_code:
+            del SourceFileLoader.get_code  # (SourceLoader's again)
+        while RunpyFinder in sys.meta_path:
+            sys.meta_path.remove(RunpyFinder)
     while finder in sys.meta_path:
         sys.meta_path.remove(finder)
+
+
+# -- the main script ---------------------------------------------------------------
+# `python app.py` compiles app.py in C, with no loader to ask.  The one hook
+# before it is the audit event cpython.run_file: in mode "all" from start,
+# an audit hook runs the rewritten script there and ends the run with its
+# exit status, as the interpreter would.  What differs, documented: the
+# script's frame has the hook's frame below it (f_back; `traceback` and
+# tracebacks leave it out), and the hook stays (an audit hook cannot be
+# removed), costing each later audited event one Python call.
+
+def reach_main_script() -> None:
+    """(at start, mode "all") run the main script with its imports lazy"""
+    program = sys.argv[0] if sys.argv else ''
+    if sys.flags.inspect or program in ('', '-c', '-m', '-') or not program.endswith('.py'):
+        return  # (a directory or zip file runs its __main__ through the finder)
+    state = {'pending': True}
+
+    def hook(event, args):
+        if event == 'cpython.run_file' and state['pending']:
+            state['pending'] = False
+            if SourceFileLoader.get_code is _get_code:  # (still mode "all")
+                _run_main_script(args[0])
+
+    sys.addaudithook(hook)
+
+
+def _run_main_script(path) -> None:
+    """run `path` as __main__ rewritten; raises SystemExit with its status"""
+    with open(path, 'rb') as f:
+        data = f.read()
+    main = sys.modules['__main__']
+    namespace = main.__dict__
+    namespace['__file__'] = path
+    namespace['__cached__'] = None
+    if namespace.get('__loader__') is None or type(namespace['__loader__']) is type:
+        namespace['__loader__'] = SourceFileLoader('__main__', path)
+    code = None
+    try:
+        code = rewritten_code(data, path)
+        exec(code, namespace)
+    except SystemExit:
+        raise
+    except BaseException as exc:
+        tb = exc.__traceback__
+        while tb is not None and tb.tb_frame.f_code is not code and \
+                tb.tb_frame.f_globals.get('__name__', '').startswith('lazy_codec.'):
+            tb = tb.tb_next  # (our frames: the hook's, the rewrite's)
+        exc = exc.with_traceback(tb)
+        sys.last_type, sys.last_value, sys.last_traceback = type(exc), exc, tb
+        if sys.version_info >= (3, 12):
+            sys.last_exc = exc
+        sys.excepthook(type(exc), exc, tb)
+        if isinstance(exc, KeyboardInterrupt):
+            import signal
+            import os
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGINT)
+        raise SystemExit(1) from None
+    finally:
+        namespace.pop('__file__', None)
+        namespace.pop('__cached__', None)
+    raise SystemExit(0)

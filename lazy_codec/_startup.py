@@ -34,8 +34,9 @@ def apply(xoption, environ, lazy_modules_everywhere=None, report=None) -> None:
         ).encode())
         os._exit(1)
     if mode == 'all':
-        from lazy_codec import _runtime
+        from lazy_codec import _all, _runtime
         _runtime.set_lazy_imports('all')
+        _all.reach_main_script()
 
 
 def before_install() -> None:

@@ -181,7 +181,8 @@ class A:
     c: "Thing" = None
     d: int = 0
 print([f.name for f in dataclasses.fields(A)], 'typing' in sys.modules)
-''')
+''', min_version=(3, 10), before_min='3.9: dataclasses looks for typing.ClassVar only once typing '
+   'is imported (documented in the README)')
 
 # -- the sweep: stdlib APIs that reach attributes by name ------------------------
 case('sweep_inspect_pydoc', '''\
@@ -241,3 +242,66 @@ if __name__ == '__main__':
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
         print(list(pool.map(getattr, [lib, lib], ['Y', 'dumps']))[0])
 ''', files=_with_lib())
+
+
+# -- 8. which code mode "all" reaches --------------------------------------------
+_MODE_ALL = ['-X', 'lazy_imports=all']
+
+case('mode_all_main_script_and_loaders', '''\
+import sys, probe
+import heavy
+from other import Y
+import pickle
+print('main', probe.loaded(), probe.kind(globals(), 'heavy'), probe.kind(globals(), 'Y'))
+print(__name__, __file__.endswith('main.py'), __spec__, type(__loader__).__name__)
+import importlib.util
+spec = importlib.util.spec_from_file_location('plug', 'plug.py')
+plug = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(plug)
+print('plug', probe.kind(vars(plug), 'fractions'), 'fractions' in sys.modules)
+import runpy
+ran = runpy.run_path('script.py')
+print('run_path', probe.kind(ran, 'colorsys'), 'colorsys' in sys.modules)
+print(type(pickle.loads(b'\\x80\\x04\\x95\\x0e\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x8c\\x05reexp\\x94\\x8c\\x01f\\x94\\x93\\x94.')).__name__)
+print(heavy.X, Y, probe.loaded())
+sys.exit(3)
+''', files={
+    'plug.py': 'import fractions\n',
+    'script.py': "import colorsys\nprint('script', type(globals()['colorsys']).__name__)\n",
+    'reexp.py': 'from heavy import f\n',
+}, argv=[*_MODE_ALL, 'main.py'])
+
+case('mode_all_main_script_error', '''\
+import json
+def fail():
+    raise ValueError('boom')
+print('start', type(globals()['json']).__name__)
+fail()
+''', argv=[*_MODE_ALL, 'main.py'], mode='tail')
+
+# (recorded by a 3.15 that has pytest: python tests/harness.py VENV3.15/bin/python mode_all_pytest_test_modules)
+case('mode_all_pytest_test_modules', files={
+    'run_tests.py': (
+        "import sys\n"
+        "OWN = ('_pytest', 'pytest', 'pluggy', 'iniconfig', 'packaging', 'lazy_codec', 'py', 'exceptiongroup',\n"
+        "       'tomli', 'colorama', 'pygments')\n"
+        "# pytest itself runs eager (pytest 9.2 fails on 3.15 in mode all: an import cycle)\n"
+        "sys.set_lazy_imports_filter(lambda importer, name, fromlist: not importer.startswith(OWN) and\n"
+        "                            not name.startswith(OWN))\n"
+        "import pytest\n"
+        "class Outcomes:  # (pytest's own report has timings)\n"
+        "    def pytest_runtest_logreport(self, report):\n"
+        "        if report.when == 'call':\n"
+        "            print(report.nodeid, report.outcome)\n"
+        "code = pytest.main(['-s', '-p', 'no:cacheprovider', '-p', 'no:terminal', 'test_x.py'],\n"
+        "                   plugins=[Outcomes()])\n"
+        "print('exit', int(code))\n"
+    ),
+    'conftest.py': "import sys\nimport colorsys\nprint('conftest', 'colorsys' in sys.modules)\n",
+    'test_x.py': (
+        "import sys\nimport json\nimport fractions\nimport probe\n"
+        "print('test_x', 'fractions' in sys.modules, probe.kind(globals(), 'json'))\n"
+        "def test_lazy():\n    assert json.dumps(1) == '1'\n"
+        "def test_fail():\n    x = 1\n    assert x == 2\n"
+    ),
+}, argv=[*_MODE_ALL, 'run_tests.py'])

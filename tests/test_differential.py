@@ -38,7 +38,7 @@ def _for_this_version(expected: str) -> str:
 def test_case(name):
     case = CASES[name]
     if sys.version_info < case['min_version']:
-        pytest.skip(f'needs Python {case["min_version"]} syntax')
+        pytest.skip(case['before_min'])
     actual = run_case(case, sys.executable, LAZY_COOKIE)
     if case['oracle'] == 'eager':
         # the interpreter's own error: this interpreter, the eager program
