@@ -23,10 +23,6 @@ _bootstrap_external = sys.modules['_frozen_importlib_external']
 PathFinder, SourceFileLoader = _bootstrap_external.PathFinder, _bootstrap_external.SourceFileLoader
 cache_from_source, decode_source = _bootstrap_external.cache_from_source, _bootstrap_external.decode_source
 
-# Modules whose attributes C code reads (the C warnings module reads
-# warnings._showwarnmsg, filters, ...: a C getattr of a lazy name gets the
-# lazy object here, not on 3.15): their own imports stay eager in mode "all"
-READ_FROM_C = frozenset(('warnings',))
 
 # the bytecode of rewritten modules, beside (never instead of) the usual one
 # (2: the rewrite reaches the runtime through builtins.__lazy_codec_abi1__,
@@ -188,7 +184,7 @@ def _get_code(loader, fullname):
 
 def eligible(fullname: str) -> bool:
     """may the imports of module `fullname` be lazy in mode "all"?"""
-    return not (fullname.partition('.')[0] == 'lazy_codec' or fullname in READ_FROM_C or (
+    return not (fullname.partition('.')[0] == 'lazy_codec' or (
         _rewriting and _get_ident() in _rewriting))
 
 
