@@ -305,3 +305,49 @@ case('mode_all_pytest_test_modules', files={
         "def test_fail():\n    x = 1\n    assert x == 2\n"
     ),
 }, argv=[*_MODE_ALL, 'run_tests.py'])
+
+
+# -- what 3.15's standard library leaves unresolved on purpose ----------------------
+# (3.9-3.14's traceback and rlcompleter resolve: documented in the README)
+case('sweep_completion_and_suggestions', '''\
+import rlcompleter, traceback, sys, probe
+import lib
+c = rlcompleter.Completer({'lib': lib})
+print(sorted(x for x in (c.complete('lib.o', i) for i in range(5)) if x))
+print(probe.loaded())
+try:
+    lib.dump
+except AttributeError as exc:
+    print(traceback.format_exception_only(type(exc), exc)[-1].strip())
+print(probe.loaded())
+''', files=_with_lib())
+
+case('sweep_multiprocessing_spawn', '''\
+import multiprocessing, sys
+import lib
+def work(x):
+    return lib.on_click() + str(x)
+if __name__ == '__main__':
+    ctx = multiprocessing.get_context('spawn')
+    with ctx.Pool(1) as pool:
+        print(pool.map(work, [1]))
+        print(pool.apply(lib.on_key))
+''', files=_with_lib())
+
+
+# the same families in mode "all": a module whose plain imports are lazy
+case('reach_in_mode_all', '''\
+import functools, pickle, pkgutil, sys, probe
+from unittest import mock
+import plainlib
+print(probe.kind(vars(plainlib), 'heavy'), probe.loaded())
+print(type(functools.reduce(getattr, ['Fraction'], plainlib)).__name__)
+print(type(getattr(plainlib, 'on_' + 'click')).__name__, pkgutil.resolve_name('plainlib:Y'))
+print(pickle.loads(pickle.dumps(plainlib.on_key))())
+with mock.patch('plainlib.dumps', lambda o: 'patched'):
+    print(plainlib.dumps(1))
+print(plainlib.dumps([1]), probe.loaded())
+''', files={'plainlib.py': (
+    "import heavy\nimport json\nfrom json import dumps\nfrom fractions import Fraction\n"
+    "from heavy import f as on_click, f as on_key\nfrom other import Y\n"
+)}, argv=[*_MODE_ALL, 'main.py'])

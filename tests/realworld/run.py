@@ -52,7 +52,7 @@ ORACLE = '3.15'
 NO_BINARY = ('charset-normalizer', 'tomli')
 # what the suites need beyond the corpus (pinned the same way: pip's choice on 3.9)
 SUITE_DEPS = ('freezegun==1.5.5', 'hypothesis==6.141.1', 'pretend==1.0.9',
-              'trio==0.31.0', 'outcome==1.3.0.post0')
+              'trio==0.31.0', 'outcome==1.3.0.post0', 'pytest-mock==3.15.1')
 # projects' own test suites: sdist root relative paths
 #   path:   put first on sys.path (PYTHONPATH), the package as it is in the sdist
 #   lazify: what lazify.py edits for variant (c): the package's own modules
@@ -70,6 +70,20 @@ SUITES = {
     # slower (1-4 minutes a run): only with --suites
     'more-itertools': dict(path='.', lazify=['more_itertools'], tests=['tests']),
     'idna': dict(path='.', lazify=['idna'], tests=['tests']),
+    # chosen for how they reach names (issue 22): runtime type hints
+    # (typing-extensions), pickling (dill, python-dateutil, tomlkit),
+    # unittest.mock and pytest-mock (tenacity, platformdirs), monkeypatch
+    # (termcolor)
+    'typing-extensions': dict(path='src', lazify=['src/typing_extensions.py'],
+                              tests=['src/test_typing_extensions.py']),
+    'dill': dict(path='.', lazify=['dill'], tests=['dill/tests']),
+    'python-dateutil': dict(path='src', lazify=['src/dateutil'], tests=['tests']),
+    'termcolor': dict(path='src', lazify=['src/termcolor'], tests=['tests']),
+    'tenacity': dict(path='.', lazify=['tenacity'],
+                     tests=['tests', '--ignore=tests/test_tornado.py']),  # (tornado: not in the corpus)
+    'platformdirs': dict(path='src', lazify=['src/platformdirs'],
+                         tests=['tests', '--ignore=tests/test_comp_with_appdirs.py']),  # (appdirs: idem)
+    'tomlkit': dict(path='.', lazify=['tomlkit'], tests=['tests']),
     # hash(C()) != hash(C()) compares the ids of two temporaries, which the
     # allocator may or may not give the same address: they flip from run to run
     'attrs': dict(path='src', lazify=['src/attr', 'src/attrs'],
