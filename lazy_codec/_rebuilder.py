@@ -123,10 +123,10 @@ def _rebuild_pending() -> None:
             if key in iterated:
                 continue  # a loop may iterate it: not before that is done
             del _dirty[key]
-            # (once per module, in this thread: a key still lazy, or copied
-            # while lazy, keeps the dict as it is)
+            # (once per module, in this thread: a key still lazy, copied
+            # while lazy, or escaped (see LazyName.escaped) keeps the dict as it is)
             if not any(type(k) is _binding.LazyName and
-                       (k.lazy is not None or type(v) is _reify.LazyImportType)
+                       (k.lazy is not None or k.escaped or type(v) is _reify.LazyImportType)
                        for k, v in list(namespace.items())):
                 _rebuilt(namespace)
 

@@ -351,3 +351,16 @@ print(plainlib.dumps([1]), probe.loaded())
     "import heavy\nimport json\nfrom json import dumps\nfrom fractions import Fraction\n"
     "from heavy import f as on_click, f as on_key\nfrom other import Y\n"
 )}, argv=[*_MODE_ALL, 'main.py'])
+
+# the module's only lazy name, used inside the patch: its dict would be
+# rebuilt plain once no lazy name is left, which must not lose the escaped key
+case('mock_patch_only_lazy_name_used_during_patch', '''\
+import time
+from unittest import mock
+import onelazy
+with mock.patch('onelazy.dumps', lambda o: 'patched'):
+    print(onelazy.dumps(1))
+    time.sleep(0.1)  # (the runtime's rebuilder runs within milliseconds)
+time.sleep(0.1)
+print(type(vars(onelazy)['dumps']).__name__, onelazy.dumps([1]))
+''', files={'onelazy.py': '{COOKIE}\nlazy from json import dumps\n'})
