@@ -71,13 +71,15 @@ SUITES = {
     'more-itertools': dict(path='.', lazify=['more_itertools'], tests=['tests']),
     'idna': dict(path='.', lazify=['idna'], tests=['tests']),
     # chosen for how they reach names (issue 22): runtime type hints
-    # (typing-extensions), pickling (dill, python-dateutil, tomlkit),
+    # (typing-extensions), pickling (pytz, python-dateutil, tomlkit),
     # unittest.mock and pytest-mock (tenacity, platformdirs), monkeypatch
     # (termcolor)
     'typing-extensions': dict(path='src', lazify=['src/typing_extensions.py'],
                               tests=['src/test_typing_extensions.py']),
-    'dill': dict(path='.', lazify=['dill'], tests=['dill/tests']),
-    'python-dateutil': dict(path='src', lazify=['src/dateutil'], tests=['tests']),
+    'pytz': dict(path='.', lazify=['pytz'], tests=['pytz/tests']),
+    # (its setup.cfg turns warnings into errors, and marks tests with pytest-cov's no_cover)
+    'python-dateutil': dict(path='src', lazify=['src/dateutil'],
+                            tests=['tests', '-W', 'ignore::pytest.PytestUnknownMarkWarning']),
     'termcolor': dict(path='src', lazify=['src/termcolor'], tests=['tests']),
     'tenacity': dict(path='.', lazify=['tenacity'],
                      tests=['tests', '--ignore=tests/test_tornado.py']),  # (tornado: not in the corpus)
@@ -91,11 +93,12 @@ SUITES = {
                                         'and not hash_mirrors_eq']),
 }
 DEFAULT_SUITES = ('markupsafe', 'itsdangerous', 'jinja2', 'click', 'cachetools', 'h11', 'six',
-                  'sqlparse', 'toolz')
+                  'sqlparse', 'toolz', 'typing-extensions', 'pytz', 'python-dateutil', 'termcolor',
+                  'tenacity', 'platformdirs', 'tomlkit')
 CI_VERSIONS = ('3.11', '3.14')
 CI_PACKAGES = ('requests', 'urllib3', 'jinja2', 'click', 'rich', 'pygments', 'attrs', 'flask',
                'werkzeug', 'packaging', 'networkx', 'more-itertools', 'httpx', 'pyparsing')
-CI_SUITES = ('jinja2',)
+CI_SUITES = ('jinja2', 'platformdirs')  # (platformdirs: mock and pytest-mock throughout)
 PROBE_TIMEOUT = 300
 SUITE_TIMEOUT = 300  # a run that hangs at exit (see README) is cut here
 
