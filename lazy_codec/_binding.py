@@ -14,7 +14,7 @@ dispatch on the exact type).
 import sys
 from _thread import RLock, get_ident
 
-from lazy_codec._bytecode import NAME_LOADS, copies_read, current_offset, hands_value_out, \
+from lazy_codec._bytecode import NAME_LOADS, STDLIB_SITE, copies_read, current_offset, hands_value_out, \
     ignores_errors, in_dict_loop, is_loading, is_star_import, reads_key, store_after, store_after_call
 from lazy_codec._rebuilder import plain_key, rebuild_later, replace_key, swap_later
 
@@ -41,15 +41,10 @@ class LazyName(str):
     """the key of a lazy binding in a module dict (see the module docstring);
     its attributes: `namespace`, the dict it is bound in; `lazy`, the lazy
     object until the name is used (then None; again the lazy object when one
-    is stored back under an escaped key); `escaped`; `resolving`, the thread that
+    is stored back under a used key: see EscapedName); `resolving`, the thread that
     imports the target, while it does; `running`, the partial module a use
     inside that import was given"""
     resolving = running = None  # (defaults: most keys never set them)
-    # True once a peek handed the lazy object out (`vars(m)[name]`, mock's
-    # save): the entry then keeps this key after its first use, so that the
-    # lazy object stored back under the name (mock's restore) is resolved
-    # at its next load, as 3.15 resolves a lazy object wherever a load finds it
-    escaped = False
 
     def __hash__(self, _getframe=_getframe, _str_hash=str.__hash__):
         # Called only when this key object itself is looked up (a plain name
@@ -75,12 +70,15 @@ class LazyName(str):
         if self.lazy is None:
             # used, yet still a key: settled in place (an escaped key, a loop),
             # or put back by a restore of a copy (mock.patch.dict)
-            if not _rearmed(self, frame):
+            loading = _rearmed(self, frame)
+            if not loading:
                 return True
-        elif not is_loading(frame) or frame.f_globals is _OUR_GLOBALS:
-            if hands_value_out(frame) and frame.f_globals is not _OUR_GLOBALS:
-                return _handed_out(self, frame)
-            return True
+        else:
+            loading = is_loading(frame)  # (STDLIB_SITE: see below)
+            if not loading:
+                if hands_value_out(frame) and frame.f_globals is not _OUR_GLOBALS:
+                    return _handed_out(self, frame)
+                return True
         namespace = self.namespace
         op = frame.f_code.co_code[current_offset(frame)]
         if op in NAME_LOADS and frame.f_globals is not namespace:
@@ -112,17 +110,11 @@ class LazyName(str):
             return _reify.raising(_reify.ImportCycleError(
                 f'cannot import name {lazy._name!r} (most likely due to a circular import)',
                 name=lazy._base or lazy._name))
-        lazy = self.lazy
+        if loading is STDLIB_SITE:
+            return _stdlib_site_load(self, namespace, frame)
         exc = settle(self, namespace, frame)
         if exc is not None:
-            if ignores_errors(frame):  # (a stdlib site that 3.15 made a load)
-                return True
             return _reify.raising(exc)
-        for copy in copies_read(frame):
-            # a stdlib site reading a copy of the dict (3.14's annotationlib):
-            # the copy's entry resolved too, as 3.15's site resolves it
-            if copy is not namespace and copy.get(self, None) is lazy:
-                copy[self] = lazy.resolve()
         # the dict has changed: the lookup in progress starts again and
         # finds the real object under a plain key
         return True
@@ -132,6 +124,16 @@ class LazyName(str):
 
     def __reduce__(self):
         return str, (str(self),)
+
+
+class EscapedName(LazyName):
+    """a lazy key whose lazy object a peek handed out (`vars(m)[name]`,
+    mock's save): its class is changed to this one then (a type check in
+    settle, where an attribute would cost every first use).  The entry keeps
+    this key after its first use, so that the lazy object stored back under
+    the name (mock's restore) is resolved at its next load, as 3.15 resolves
+    a lazy object wherever a load finds it; the dict is not rebuilt plain"""
+    __slots__ = ()
 
 
 # the two modules whose own dict operations hash lazy keys (settle, bind,
@@ -168,8 +170,8 @@ def settle(key: LazyName, namespace: dict, frame=None) -> 'BaseException | None'
     with binding_lock:
         if (key.lazy is lazy or not home) and namespace.get(key, _MISSING) is not _MISSING:
             in_loop = home and frame is not None and in_dict_loop(frame)
-            if home and key.escaped:
-                namespace[key] = current  # in place: the key stays (see LazyName.escaped)
+            if home and type(key) is EscapedName:
+                namespace[key] = current  # in place: the key stays (see EscapedName)
             elif in_loop:
                 # The load is inside a for loop that may iterate this very
                 # dict (a comprehension over globals().items() that uses the
@@ -245,20 +247,35 @@ def bind_where_stored(lazy, frame) -> None:
         bind(target[0], target[1], lazy)
 
 
-def _rearmed(key: LazyName, frame) -> bool:
+def _stdlib_site_load(key: LazyName, namespace: dict, frame) -> bool:
+    """__eq__'s load at one of the stdlib sites that 3.15 made loads (see
+    _bytecode.stdlib_site_loads): errors ignored where 3.15's site ignores
+    them, and the copies of the dict that the site reads resolved too"""
+    lazy = key.lazy
+    exc = settle(key, namespace, frame)
+    if exc is not None:
+        return True if ignores_errors(frame) else _reify.raising(exc)
+    for copy in copies_read(frame):
+        if copy is not namespace and copy.get(key, None) is lazy:
+            copy[key] = lazy.resolve()
+    return True
+
+
+def _rearmed(key: LazyName, frame):
     """a load of a used key whose entry holds a lazy object again (the one a
     peek handed out or a copy kept, stored back): make the key wait for it,
     as when bound"""
-    if not is_loading(frame) or frame.f_globals is _OUR_GLOBALS:
+    loading = is_loading(frame)
+    if not loading or frame.f_globals is _OUR_GLOBALS:
         return False
     namespace = key.namespace
     with binding_lock:
         value = namespace.get(key, None)
         if type(value) is not _reify.LazyImportType or key.lazy is not None:
-            return key.lazy is not None
+            return key.lazy is not None and loading
         key.lazy = value
         _live_keys[id(namespace)] = _live_keys.get(id(namespace), 0) + 1
-    return True
+    return loading
 
 
 def _handed_out(key: LazyName, frame) -> bool:
@@ -266,7 +283,8 @@ def _handed_out(key: LazyName, frame) -> bool:
     where the frame stores the value in a module's global next (`alias =
     globals()['json']`), bind it there lazily first, so that the store keeps
     a lazy key and a load of the alias resolves it, as on 3.15"""
-    key.escaped = True
+    if type(key) is LazyName:
+        key.__class__ = EscapedName
     target = store_after(frame)
     if target is not None and type(target[0]) is dict and target[1] != key:
         bind_alias(target[0], target[1], key.lazy)
@@ -277,10 +295,9 @@ def bind_alias(namespace: dict, name: str, lazy) -> None:
     """bind `name` in `namespace` to `lazy`, a lazy object bound elsewhere,
     lazily (its own binding, the lazy object's `_key`, is left as it is)"""
     with binding_lock:
-        key = LazyName(name)
+        key = EscapedName(name)
         key.namespace = namespace
         key.lazy = lazy
-        key.escaped = True
         _live_keys[id(namespace)] = _live_keys.get(id(namespace), 0) + 1
         if name not in namespace:
             namespace[key] = lazy

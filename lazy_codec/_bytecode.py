@@ -157,7 +157,6 @@ _PEEKS = frozenset(_op[name] for name in (
     'COPY_DICT_WITHOUT_KEYS', 'MATCH_KEYS', 'MATCH_MAPPING') if name in _op)
 # the peeks whose result is the value found: a subscript (3.14: BINARY_OP 26)
 _SUBSCRIPTS = frozenset(_op[name] for name in ('BINARY_SUBSCR', 'BINARY_OP') if name in _op)
-_HANDING_OUT = _SUBSCRIPTS
 _LOAD_GLOBAL, _LOAD_NAME, _LOAD_ATTR = _op['LOAD_GLOBAL'], _op['LOAD_NAME'], _op['LOAD_ATTR']
 _LOAD_METHOD, _PUSH_NULL = _op.get('LOAD_METHOD', -1), _op.get('PUSH_NULL', -1)
 _STORE_NAME, _STORE_ATTR, _STORE_GLOBAL = _op['STORE_NAME'], _op['STORE_ATTR'], _op['STORE_GLOBAL']
@@ -233,10 +232,15 @@ def is_loading(frame, load_ops: frozenset = LOADS) -> bool:
         return code[lasti + 1] == 2
     if op in _CALLS or op == _CALL_FUNCTION_EX:
         return _call_loads(frame, lasti, load_ops is LOADS) or (
-            load_ops is LOADS and stdlib_site_loads(frame))
+            load_ops is LOADS and stdlib_site_loads(frame) and STDLIB_SITE)
     if op in _PEEKS:
-        return load_ops is LOADS and op in _HANDING_OUT and stdlib_site_loads(frame)
+        return load_ops is LOADS and op in _SUBSCRIPTS and stdlib_site_loads(frame) and STDLIB_SITE
     return load_ops is LOADS
+
+
+# what is_loading answers for one of 3.15's stdlib sites (truthy: a load)
+STDLIB_SITE = 'a stdlib site that 3.15 made a load'
+
 
 
 _STAR_ONLY = frozenset((IMPORT_STAR,))

@@ -124,9 +124,10 @@ def _rebuild_pending() -> None:
                 continue  # a loop may iterate it: not before that is done
             del _dirty[key]
             # (once per module, in this thread: a key still lazy, copied
-            # while lazy, or escaped (see LazyName.escaped) keeps the dict as it is)
-            if not any(type(k) is _binding.LazyName and
-                       (k.lazy is not None or k.escaped or type(v) is _reify.LazyImportType)
+            # while lazy, or escaped (see EscapedName) keeps the dict as it is)
+            if not any(type(k) is _binding.EscapedName or (
+                       type(k) is _binding.LazyName and
+                       (k.lazy is not None or type(v) is _reify.LazyImportType))
                        for k, v in list(namespace.items())):
                 _rebuilt(namespace)
 
