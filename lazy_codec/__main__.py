@@ -1,24 +1,26 @@
 """lazy-codec: PEP 810 lazy imports on CPython 3.9-3.14 -- tools.
 
-  show FILE            print FILE as the interpreter compiles it (after the rewrite)
-  check PATH...        report lazy syntax that 3.15 would reject, and lazy syntax
-                       in files without the cookie
-  run [-X lazy_imports=MODE] (SCRIPT | -m MODULE) [ARGS...]
-                       run a program with the codec registered, where .pth files
-                       are not processed (python -S, or lazy_codec on PYTHONPATH)
-  report [--json] (SCRIPT | -m MODULE) [ARGS...]
-                       run a program, then show what each lazy import did: used
-                       or not, where first used, how long its import took
-  fix [--diff] [--lazy MOD[,MOD...]] [--unused REPORT.json] [--lazy-modules]
-      [--drop-cookie] PATH...
-                       add the cookie where lazy syntax lacks it; make imports
-                       lazy (listed modules, or those a report found unused)
+show FILE            print FILE as the interpreter compiles it (after the rewrite)
+check PATH...        report lazy syntax that 3.15 would reject, and lazy syntax
+                     in files without the cookie
+run [-X lazy_imports=MODE] (SCRIPT | -m MODULE) [ARGS...]
+                     run a program with the codec registered, where .pth files
+                     are not processed (python -S, or lazy_codec on PYTHONPATH)
+report [--json] (SCRIPT | -m MODULE) [ARGS...]
+                     run a program, then show what each lazy import did: used
+                     or not, where first used, how long its import took
+fix [--diff] [--lazy MOD[,MOD...]] [--unused REPORT.json] [--lazy-modules]
+    [--drop-cookie] PATH...
+                     add the cookie where lazy syntax lacks it; make imports
+                     lazy (listed modules, or those a report found unused)
 """
+
 from __future__ import annotations
 
 import argparse
 import os
 import sys
+
 
 def _read(path: str) -> str:
     with open(path, 'rb') as f:
@@ -26,8 +28,9 @@ def _read(path: str) -> str:
 
 
 def show(args: argparse.Namespace) -> int:
-    from lazy_codec._lexer import split_lines
-    from lazy_codec._rewrite import rewrite
+    from lazy_codec.rewrite.emitter import rewrite
+    from lazy_codec.rewrite.lexer import split_lines
+
     try:
         text = _read(args.file)
     except (OSError, UnicodeDecodeError) as exc:
@@ -55,7 +58,8 @@ def _python_files(paths: list[str]):
 
 
 def check(args: argparse.Namespace) -> int:
-    from lazy_codec._check import problems
+    from lazy_codec.tools.check import problems
+
     found = 0
     for path in _python_files(args.paths):
         try:
@@ -72,40 +76,45 @@ def check(args: argparse.Namespace) -> int:
 
 def fix(args: argparse.Namespace) -> int:
     try:
-        from lazy_codec import _fix
+        from lazy_codec.tools import fix
     except ImportError as exc:  # lazy_codec on PYTHONPATH, not installed with its dependency
         print(f'lazy-codec fix needs tokenize-rt ({exc})', file=sys.stderr)
         return 2
     if args.lazy_modules and not (args.lazy or args.unused):
         print('lazy-codec fix: --lazy-modules goes with --lazy or --unused', file=sys.stderr)
         return 2
-    unused = {} if args.unused else None
+    unused: dict | None = {} if args.unused else None
     for report in args.unused:  # runs merged: unused is unused in every run that ran it
         try:
-            found = _fix.read_report(report)
+            found = fix.read_report(report)
         except (OSError, ValueError, KeyError) as exc:
             print(f'{report}: not a report: {exc}', file=sys.stderr)
             return 2
         for path, entries in found.items():
+            assert unused is not None  # (args.unused is not empty)
             unused.setdefault(path, []).extend(entries)
     lazy = [name.strip() for names in args.lazy for name in names.split(',') if name.strip()]
-    settings = _fix.Settings(lazy, unused, args.lazy_modules, args.drop_cookie)
-    return _fix.fix_paths(list(_python_files(args.paths)), settings, args.diff)
+    settings = fix.Settings(lazy, unused, args.lazy_modules, args.drop_cookie)
+    return fix.fix_paths(list(_python_files(args.paths)), settings, args.diff)
 
 
 def run(args: argparse.Namespace) -> int:
     import runpy
+
     from lazy_codec import _codec
+
     _codec.register()
     if getattr(args, 'report', None):
-        from lazy_codec import _report
-        _report.enable(args.report)
+        from lazy_codec.tools import report
+
+        report.enable(args.report)
     if args.X is not None:
         name, _, mode = args.X.partition('=')
         if name != 'lazy_imports':
             print(f'lazy-codec run: unknown -X option {args.X!r}', file=sys.stderr)
             return 2
         from lazy_codec._startup import apply
+
         apply(mode, None)
     if args.module:
         sys.argv = [args.module, *args.args]
@@ -127,31 +136,51 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument('file')
     p.add_argument('--diff', action='store_true', help='only the lines the rewrite changes')
     p.set_defaults(func=show)
-    p = sub.add_parser('check', help="report lazy syntax that 3.15 rejects, and missing cookies")
+    p = sub.add_parser('check', help='report lazy syntax that 3.15 rejects, and missing cookies')
     p.add_argument('paths', nargs='+', metavar='PATH')
     p.set_defaults(func=check)
     p = sub.add_parser('fix', help='add the cookie; make imports lazy (files in place)')
     p.add_argument('paths', nargs='+', metavar='PATH')
     p.add_argument('--diff', action='store_true', help='print a unified diff, write nothing')
-    p.add_argument('--lazy', action='append', default=[], metavar='MOD[,MOD...]',
-                   help='make the module-level imports of these modules (and their submodules) lazy')
-    p.add_argument('--unused', metavar='REPORT.json', action='append', default=[],
-                   help="make lazy the imports that a run in mode 'all' never used "
-                        '(LAZY_CODEC_REPORT=REPORT.json python -X lazy_imports=all ...); '
-                        'repeated: those no run used')
-    p.add_argument('--lazy-modules', action='store_true',
-                   help='list them in __lazy_modules__ instead of writing lazy statements')
-    p.add_argument('--drop-cookie', action='store_true',
-                   help='remove the cookie (code whose minimum Python is 3.15)')
+    p.add_argument(
+        '--lazy',
+        action='append',
+        default=[],
+        metavar='MOD[,MOD...]',
+        help='make the module-level imports of these modules (and their submodules) lazy',
+    )
+    p.add_argument(
+        '--unused',
+        metavar='REPORT.json',
+        action='append',
+        default=[],
+        help="make lazy the imports that a run in mode 'all' never used "
+        '(LAZY_CODEC_REPORT=REPORT.json python -X lazy_imports=all ...); '
+        'repeated: those no run used',
+    )
+    p.add_argument(
+        '--lazy-modules',
+        action='store_true',
+        help='list them in __lazy_modules__ instead of writing lazy statements',
+    )
+    p.add_argument(
+        '--drop-cookie', action='store_true', help='remove the cookie (code whose minimum Python is 3.15)'
+    )
     p.set_defaults(func=fix)
     p = sub.add_parser('run', help='run a program with the codec registered')
     p.add_argument('-X', metavar='lazy_imports=MODE', help="'all' or 'normal', as python -X")
     p.add_argument('-m', dest='module', help='run a module as python -m does')
-    p.add_argument('args', nargs=argparse.REMAINDER, help='SCRIPT [ARGS...] or the module\'s ARGS')
+    p.add_argument('args', nargs=argparse.REMAINDER, help="SCRIPT [ARGS...] or the module's ARGS")
     p.set_defaults(func=run)
     p = sub.add_parser('report', help='run a program and show what its lazy imports did')
-    p.add_argument('--json', dest='report', action='store_const', const='json', default='table',
-                   help='print the report as JSON on stdout')
+    p.add_argument(
+        '--json',
+        dest='report',
+        action='store_const',
+        const='json',
+        default='table',
+        help='print the report as JSON on stdout',
+    )
     p.add_argument('-m', dest='module', help='run a module as python -m does')
     p.add_argument('args', nargs=argparse.REMAINDER, help="SCRIPT [ARGS...] or the module's ARGS")
     p.set_defaults(func=run, X=None)

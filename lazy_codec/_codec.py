@@ -6,8 +6,18 @@ Readers that show the source to a person get it as written: see
 `_reader` and `_DISPLAY_READERS`.  On 3.15 and later the interpreter parses `lazy` itself and
 the codec is plain UTF-8.
 """
+
 import codecs
 import sys
+
+from lazy_codec._entry import install_entry
+
+TYPE_CHECKING = False  # (mypy reads it as true: `types` is not loaded at start, and need not be)
+if TYPE_CHECKING:
+    from types import FrameType
+
+# what the rewritten code of a decoded file calls (made by the .pth, or here)
+install_entry()
 
 NAME = 'lazy'
 _utf_8 = codecs.lookup('utf-8')
@@ -24,7 +34,7 @@ _SCRIPT = 'script'
 def _reader(data) -> 'str | None':
     """who is decoding: 'display', 'script' (the interpreter's own reading
     of a script it runs) or None (a compiler: import, runpy, compile())"""
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None and frame.f_globals.get('__name__') in _OWN_MODULES:
         frame = frame.f_back
     if frame is None:
@@ -49,7 +59,8 @@ def _script_cookie_line() -> 'tuple[int, bytes]':
             first, second = f.readline(), f.readline()
     except (OSError, IndexError):
         return 1, b''
-    from lazy_codec._rewrite import cookie_name
+    from lazy_codec.rewrite.cookie import cookie_name
+
     return (1, first) if cookie_name(first) is not None else (2, second)
 
 
@@ -69,11 +80,14 @@ def decode(data, errors: str = 'strict') -> 'tuple[str, int]':
     except UnicodeDecodeError:
         if reader == 'display':
             return codecs.utf_8_decode(data, 'replace', True)
-        return _undecodable(bytes(data), first_line), len(data)
+        from lazy_codec.rewrite.emitter import undecodable
+
+        return undecodable(bytes(data), first_line), len(data)
     if _NATIVE or reader == 'display':
         return text, consumed
-    from lazy_codec._rewrite import rewrite
-    runtime = sys.modules.get('lazy_codec._runtime')
+    from lazy_codec.rewrite.emitter import rewrite
+
+    runtime = sys.modules.get('lazy_codec.runtime.api')
     every_import = runtime is not None and runtime.get_lazy_imports() == 'all'
     return rewrite(text, first_line, every_import), consumed
 
@@ -82,39 +96,11 @@ def _undecodable_cookie_line(cookie_line: bytes, data: bytes, first_line: int) -
     """the SyntaxError of a script whose cookie line is not UTF-8 (3.14+
     read that line without checking it, and the codec gets the rest): its
     text starts with the cookie line's newline, so the raise goes one line down"""
-    source = _undecodable(cookie_line.rstrip(b'\r\n') + data, first_line)
+    from lazy_codec.rewrite.emitter import undecodable
+
+    source = undecodable(cookie_line.rstrip(b'\r\n') + data, first_line)
     raise_line, _, rest = source.partition('\n')
     return '\n' + raise_line + rest
-
-
-def _undecodable(data: bytes, first_line: int) -> str:
-    """a module that raises the SyntaxError this interpreter gives for the
-    same bytes declared as UTF-8 (without `lazy`, which it cannot parse)"""
-    import re
-    from lazy_codec import _lexer, _rewrite, _statements
-    span = _rewrite.cookie_span(data)
-    as_utf_8 = data if span is None else data[:span[0]] + b'utf-8' + data[span[1]:]
-    # `lazy ` at the start of a line: what makes a statement eager
-    as_utf_8 = re.sub(rb'(?m)^([ \t]*)lazy[ \t]+(?=import\b|from\b)', rb'\1', as_utf_8)
-    # blank lines for those before the text, so that a message that names
-    # a line ("... on line 4") names the file's
-    shift = first_line - 1
-    try:
-        compile(b'\n' * shift + as_utf_8, '<lazy_codec>', 'exec', dont_inherit=True)
-    except SyntaxError as exc:
-        lineno = max((exc.lineno or 1) - shift, 1)
-        end_lineno = max((getattr(exc, 'end_lineno', None) or exc.lineno or 1) - shift, 1)
-        error = _statements.LazyError(
-            exc.msg, lineno, exc.offset or 1, end_lineno,
-            getattr(exc, 'end_offset', None) or exc.offset or 1, True,
-        )
-        text = exc.text
-    else:
-        # this interpreter accepts them (3.9-3.13 do not check comments):
-        # so does the codec, with U+FFFD where the comment had bad bytes
-        return _rewrite.rewrite(data.decode('utf-8', 'replace'), first_line)
-    lines = _lexer.split_lines(data.decode('utf-8', 'replace'))
-    return _rewrite.error_source(lines, error, first_line, text=text)
 
 
 class IncrementalDecoder(codecs.BufferedIncrementalDecoder):
@@ -131,6 +117,7 @@ class StreamReader(codecs.StreamReader):
     def _all(self):
         if self._text is None:
             import io
+
             self._text = io.StringIO(decode(self.stream.read(), self.errors)[0])
         return self._text
 

@@ -2,7 +2,7 @@
 start by the .pth line (only when one of them is set), as 3.15 reads them:
 -X first; a bad value is a fatal error with 3.15's words and exit status.
 And LAZY_CODEC_LAZY_MODULES=1: `__lazy_modules__` in modules without the
-cookie (see _all.py); LAZY_CODEC_REPORT: a report at exit (see _report.py)."""
+cookie (see mode_all.py); LAZY_CODEC_REPORT: a report at exit (see report.py)."""
 
 import os
 import sys
@@ -10,17 +10,23 @@ import sys
 
 def start() -> None:
     """what the .pth line calls when one of the options is set"""
-    apply(sys._xoptions.get('lazy_imports'), os.environ.get('PYTHON_LAZY_IMPORTS') or None,
-          os.environ.get('LAZY_CODEC_LAZY_MODULES'), os.environ.get('LAZY_CODEC_REPORT'))
+    apply(
+        sys._xoptions.get('lazy_imports'),
+        os.environ.get('PYTHON_LAZY_IMPORTS') or None,
+        os.environ.get('LAZY_CODEC_LAZY_MODULES'),
+        os.environ.get('LAZY_CODEC_REPORT'),
+    )
 
 
 def apply(xoption, environ, lazy_modules_everywhere=None, report=None) -> None:
     if report:
-        from lazy_codec import _report
-        _report.enable(report)
+        from lazy_codec.tools.report import enable
+
+        enable(report)
     if lazy_modules_everywhere:
-        from lazy_codec import _all
-        _all.install(_all.LazyModulesFinder)
+        from lazy_codec.runtime import mode_all
+
+        mode_all.install(mode_all.LazyModulesFinder)
     if xoption is None and environ is None:
         return
     if xoption is not None:
@@ -28,15 +34,19 @@ def apply(xoption, environ, lazy_modules_everywhere=None, report=None) -> None:
     else:
         mode, source = environ, 'PYTHON_LAZY_IMPORTS'
     if mode not in ('all', 'normal'):
-        os.write(2, (
-            f"Fatal Python error: config_init_lazy_imports: {source}: invalid value; "
-            "expected 'all' or 'normal'\nPython runtime state: preinitialized\n\n"
-        ).encode())
+        os.write(
+            2,
+            (
+                f'Fatal Python error: config_init_lazy_imports: {source}: invalid value; '
+                "expected 'all' or 'normal'\nPython runtime state: preinitialized\n\n"
+            ).encode(),
+        )
         os._exit(1)
     if mode == 'all':
-        from lazy_codec import _all, _runtime
-        _runtime.set_lazy_imports('all')
-        _all.reach_main_script()
+        from lazy_codec.runtime import api, mode_all
+
+        api.set_lazy_imports('all')
+        mode_all.reach_main_script()
 
 
 def before_install() -> None:
@@ -50,10 +60,13 @@ def before_install() -> None:
     if not _running_pip():
         return
     import codecs
+
     codecs.lookup('lazy')
     if sys.version_info < (3, 15):  # 3.15+ decode as UTF-8: no rewrite
-        from lazy_codec import _rewrite  # noqa: F401 (and _lexer, _statements)
-        from lazy_codec import _tokenized  # noqa: F401 (the lexer's fallback, and tokenize)
+        from lazy_codec.rewrite import (
+            emitter,  # noqa: F401 (and lexer, statements, verdicts)
+            tokenized,  # noqa: F401 (the lexer's fallback, and tokenize)
+        )
 
 
 def _running_pip() -> bool:

@@ -12,6 +12,7 @@ keeps analysing the rewritten text, which is what 3.9-3.14 can parse.  No
 file tracer: any core (ctrace, pytrace, sysmon) measures as usual.  On 3.15
 and later the codec is plain UTF-8 and the plugin does nothing.
 """
+
 from __future__ import annotations
 
 import sys
@@ -64,5 +65,6 @@ def coverage_init(reg, options) -> None:
     if sys.version_info >= (3, 15):
         return
     from coverage.python import PythonFileReporter
+
     if not getattr(PythonFileReporter, _PATCHED, False):
         _patch(PythonFileReporter)

@@ -7,7 +7,7 @@
 # runtime when first asked for (a module __getattr__ on sys); it reads
 # -X lazy_imports / PYTHON_LAZY_IMPORTS / LAZY_CODEC_* only when one is set.
 # It makes the builtin through which rewritten code reaches the runtime with
-# no import (lazy_codec/__init__.py does the same where no .pth ran), and
+# no import (lazy_codec/_entry.py does the same where no .pth ran), and
 # 3.15's builtins ImportCycleError and __lazy_import__ (until the runtime,
 # which puts its own there, is loaded by its first call: `entry` bound to the
 # entry object, no function of its own to compile at every start).
@@ -27,7 +27,7 @@ def search(name):
 
 def api(name):
     if name in {'set_lazy_imports', 'get_lazy_imports', 'set_lazy_imports_filter', 'get_lazy_imports_filter', 'lazy_modules'}:
-        import lazy_codec._runtime  # which puts them in sys
+        import lazy_codec.runtime.api  # which puts them in sys
         return vars(sys)[name]
     raise AttributeError("module 'sys' has no attribute %r" % name)
 

@@ -1,5 +1,8 @@
 """What every test module shares: the one way to run a program in a
-subprocess (`run_process`), and the session's wheels."""
+subprocess (`run_process`), the one way to write a test's files
+(`write_files`) and to run one of them (`run_file`), the cookie, whether
+this is 3.15 (`NATIVE`: the codec is a pass-through), and the session's
+wheels."""
 from __future__ import annotations
 
 import fnmatch
@@ -11,6 +14,11 @@ import sys
 import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+# the codec's cookie, a file's first line (COOKIE.encode() where bytes are written)
+COOKIE = '# -*- coding: lazy -*-\n'
+# 3.15+: the interpreter parses `lazy` itself, the codec is plain UTF-8
+NATIVE = sys.version_info >= (3, 15)
 
 
 def run_process(cmd, *, cwd=None, input=None, unset_env=(), extra_env=None, timeout=120,
@@ -32,6 +40,23 @@ def run_process(cmd, *, cwd=None, input=None, unset_env=(), extra_env=None, time
     if check:
         assert result.returncode == 0, f'{result.args}\n{transcript(result)}'
     return result
+
+
+def write_files(directory, files: dict) -> None:
+    """write each `name: text` of `files` under `directory` (folders made;
+    bytes written as they are, str as UTF-8)"""
+    for name, data in files.items():
+        path = os.path.join(os.fspath(directory), name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, 'wb') as f:
+            f.write(data if isinstance(data, bytes) else data.encode('utf-8'))
+
+
+def run_file(directory, name: str, how: str = 'script', **kwargs) -> subprocess.CompletedProcess:
+    """run module `name` (`name`.py in `directory`) as a script, or import it
+    (how='import'), with run_process (its keyword arguments pass through)"""
+    cmd = [sys.executable, f'{name}.py'] if how == 'script' else [sys.executable, '-c', f'import {name}']
+    return run_process(cmd, cwd=directory, **kwargs)
 
 
 def transcript(result: subprocess.CompletedProcess) -> str:

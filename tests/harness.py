@@ -17,11 +17,11 @@ import shutil
 import sys
 import tempfile
 
-from conftest import run_process
+from conftest import COOKIE, run_process
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 EXPECTED = os.path.join(HERE, 'expected')
-LAZY_COOKIE = '# -*- coding: lazy -*-'
+LAZY_COOKIE = COOKIE.rstrip('\n')
 NATIVE_COOKIE = '# -*- coding: utf-8 -*-'
 
 # helper modules every case can import: each says when it is imported
@@ -50,14 +50,14 @@ COMMON = {
         "    return sorted(m for m in getattr(sys, 'lazy_modules', ()) if m.split('.')[0] in WATCHED)\n"
         "def kind(ns, name):\n"
         "    return type(ns.get(name, None)).__name__ if name in ns else '<unbound>'\n"
-        "_RUNTIME_FILES = tuple(os.path.join('lazy_codec', m + '.py') for m in ('_runtime', '_binding', '_reify', '_modules', '_rebuilder', '_bytecode'))\n"
+        "_RUNTIME_DIR = os.path.join('lazy_codec', 'runtime', '')\n"
         "def frames(exc):\n"
         "    # the backport's own frames (its runtime's modules: one where a\n"
         "    # name is reified, or where a statement fails) are a documented\n"
         "    # difference: leave them out\n"
         "    out = []\n"
         "    for fs in traceback.extract_tb(exc.__traceback__):\n"
-        "        if fs.filename.endswith(_RUNTIME_FILES):\n"
+        "        if _RUNTIME_DIR in fs.filename:\n"
         "            continue\n"
         "        out.append(f'{os.path.basename(fs.filename)}:{fs.lineno}:{fs.name}: {fs.line}')\n"
         "    return out\n"

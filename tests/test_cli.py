@@ -5,11 +5,10 @@ import sys
 
 import pytest
 
-from conftest import run_process
+from conftest import COOKIE, run_process
 from lazy_codec.__main__ import main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-COOKIE = '# -*- coding: lazy -*-\n'
 
 
 def test_show_diff(tmp_path, capsys):

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import ast
 import codecs
-import importlib
 import json
 import os
 import re
@@ -33,17 +32,16 @@ import warnings
 import pytest
 
 import lazy_codec
-from conftest import run_process
-from lazy_codec import ENTRY_NAME, ENTRY_POINTS
-from lazy_codec._lexer import split_lines
-from lazy_codec._rewrite import ERROR_CALL, LAZY_MODULES_NAME, SET_MODE_NAME, rewrite
+from conftest import COOKIE, NATIVE, run_process
+from lazy_codec.rewrite import ENTRY_NAME, ENTRY_POINTS
+from lazy_codec.rewrite.lexer import split_lines
+from lazy_codec.rewrite.emitter import ERROR_CALL, LAZY_MODULES_NAME, SET_MODE_NAME, rewrite
 
 REFERENCE = os.path.expanduser('~/.cache/reference-pythons/root/usr')
 STDLIB_315 = os.path.join(REFERENCE, 'lib', 'python3.15')
 PYTHON_315 = os.path.join(REFERENCE, 'bin', 'python3.15')
-NATIVE = sys.version_info >= (3, 15)
 
-LAZY_COOKIE = b'# -*- coding: lazy -*-\n'
+LAZY_COOKIE = COOKIE.encode()
 BOM = codecs.BOM_UTF8
 # a file holding a lazy statement (or text that looks like one)
 HAS_LAZY = re.compile(r'^\s*lazy\s+(import|from)\s', re.MULTILINE)
@@ -405,12 +403,12 @@ def check_calls(eager_tree: ast.Module, rewritten_tree: ast.Module,
 
 def missing_entry_points(tree: ast.Module) -> list[str]:
     """the entry points rewritten code calls that the runtime lacks"""
-    from lazy_codec import _runtime
+    from lazy_codec.runtime import api
     wanted = {node.attr for node in ast.walk(tree)
               if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
               and node.value.id == ENTRY_NAME}
     return sorted(name for name in wanted
-                  if name not in ENTRY_POINTS or not callable(getattr(_runtime, name, None)))
+                  if name not in ENTRY_POINTS or not callable(getattr(api, name, None)))
 
 
 def changed_lines(text: str, rewritten: str) -> set[int]:

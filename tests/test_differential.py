@@ -4,9 +4,10 @@ import sys
 
 import pytest
 
+from conftest import NATIVE
+
 from harness import LAZY_COOKIE, NATIVE_COOKIE, all_cases, expected_path, run_case
 
-NATIVE = sys.version_info >= (3, 15)
 CASES = all_cases()
 
 # Behaviour the backport cannot have without changing the interpreter; listed

@@ -15,7 +15,6 @@ which writes no bytecode, as with a read-only site-packages.
 
 Everything runs in subprocesses."""
 import os
-import sys
 
 from conftest import transcript
 from test_install import check, make_venv, run, site_packages

@@ -8,12 +8,11 @@ import sys
 
 import pytest
 
-from conftest import run_process
-from lazy_codec._fix import Settings, compile_315, fix_text, read_report
+from conftest import COOKIE, run_process
+from lazy_codec.tools.fix import Settings, compile_315, fix_text, read_report
 from lazy_codec.__main__ import main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-COOKIE = '# -*- coding: lazy -*-\n'
 NOWHERE = os.path.join(os.sep, 'nonexistent', 'm.py')  # in no package
 
 
@@ -233,11 +232,15 @@ def test_lazy_modules_refused(src, note):
                  '#!/usr/bin/env python\nlazy import json\n', id='after a shebang'),
     pytest.param('# -*- coding: lazy; mode: python -*-\nx = 1\n', '# -*- coding: utf-8; mode: python -*-\nx = 1\n',
                  id='other settings kept'),
-    pytest.param('# -*- coding: utf-8 -*-\nx = 1\n', '# -*- coding: utf-8 -*-\nx = 1\n', id='not lazy: kept'),
     pytest.param('# -*- coding: lazy -*-\r\nx = 1\r\n', 'x = 1\r\n', id='CRLF'),
 ))
 def test_drop_cookie(src, expected):
     assert _fix(src, drop_cookie=True) == (expected, [])
+
+
+def test_drop_cookie_noop():
+    src = '# -*- coding: utf-8 -*-\nx = 1\n'  # not lazy: kept
+    assert _fix(src, drop_cookie=True) == (src, [])
 
 
 def test_drop_cookie_with_lazy():
@@ -249,26 +252,30 @@ def test_drop_cookie_with_lazy():
 
 @pytest.mark.parametrize(('src', 'entries', 'expected'), (
     pytest.param('import json\n', [(1, 'json', False)], COOKIE + 'lazy import json\n', id='unused'),
-    pytest.param('import json\n', [(1, 'json', True)], 'import json\n', id='used'),
-    pytest.param('import json\n', [(1, 'json', False), (1, 'json', True)], 'import json\n', id='used once'),
-    pytest.param('import json\n', [], 'import json\n', id='never ran'),
     pytest.param('import sys, json as j\n', [(1, 'sys', True), (1, 'j', False)],
                  COOKIE + 'import sys\nlazy import json as j\n', id='split'),
     pytest.param('from json import (\n    dumps,\n    loads)\n', [(1, 'dumps', False), (1, 'loads', False)],
                  COOKIE + 'lazy from json import (\n    dumps,\n    loads)\n', id='from, none used'),
     pytest.param('from json import (\n    dumps,\n    loads)\n', [(3, 'dumps', False), (3, 'loads', False)],
                  COOKIE + 'lazy from json import (\n    dumps,\n    loads)\n', id='line of a later line'),
-    pytest.param('from json import dumps, loads\n', [(1, 'dumps', False), (1, 'loads', True)],
-                 'from json import dumps, loads\n', id='from, one used'),
-    pytest.param('from json import dumps, loads\n', [(1, 'dumps', False)],
-                 'from json import dumps, loads\n', id='from, one bound eagerly'),
     pytest.param('import xml.dom\n', [(1, 'xml', False)], COOKIE + 'lazy import xml.dom\n', id='dotted'),
-    pytest.param('import json\nimport os\n', [(2, 'json', False)], 'import json\nimport os\n',
-                 id='another line'),
 ))
 def test_unused(src, entries, expected):
     out = fix_text(src, NOWHERE, Settings(unused={os.path.realpath(NOWHERE): entries}), [].append)
     assert out == expected
+
+
+@pytest.mark.parametrize(('src', 'entries'), (
+    pytest.param('import json\n', [(1, 'json', True)], id='used'),
+    pytest.param('import json\n', [(1, 'json', False), (1, 'json', True)], id='used once'),
+    pytest.param('import json\n', [], id='never ran'),
+    pytest.param('from json import dumps, loads\n', [(1, 'dumps', False), (1, 'loads', True)], id='from, one used'),
+    pytest.param('from json import dumps, loads\n', [(1, 'dumps', False)], id='from, one bound eagerly'),
+    pytest.param('import json\nimport os\n', [(2, 'json', False)], id='another line'),
+))
+def test_unused_noop(src, entries):
+    out = fix_text(src, NOWHERE, Settings(unused={os.path.realpath(NOWHERE): entries}), [].append)
+    assert out == src
 
 
 def test_unused_with_lazy():
@@ -341,6 +348,7 @@ def test_latin1_ascii_only(tmp_path):
 
 def test_lazy_modules_alone_is_a_usage_error(tmp_path, capsys):
     assert main(['fix', '--lazy-modules', str(tmp_path)]) == 2
+    assert capsys.readouterr().err == 'lazy-codec fix: --lazy-modules goes with --lazy or --unused\n'
 
 
 def test_every_expected_result_compiles_on_315():
@@ -356,7 +364,7 @@ def test_every_expected_result_compiles_on_315():
 
 @pytest.mark.skipif(sys.version_info >= (3, 15), reason='3.15 compiles the results itself')
 def test_without_315(monkeypatch):
-    import lazy_codec._fix as fix
+    import lazy_codec.tools.fix as fix
     monkeypatch.setattr(fix, 'python315', lambda: None)
     notes = []
     assert compile_315({'good': COOKIE + 'lazy import json\n', 'bad': 'x = = 1\n'}, notes.append) == {
@@ -367,7 +375,7 @@ def test_without_315(monkeypatch):
 def test_decoder_does_not_import_tokenize_rt(tmp_path):
     (tmp_path / 'mod.py').write_text(COOKIE + 'lazy import json\nx = 1\n')
     code = ('import sys, mod; assert mod.x == 1; '
-            'print(sorted(m for m in ("tokenize_rt", "lazy_codec._fix", "tokenize") if m in sys.modules))')
+            'print(sorted(m for m in ("tokenize_rt", "lazy_codec.tools.fix", "tokenize") if m in sys.modules))')
     proc = run_process([sys.executable, '-c', code], cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == '[]\n'

@@ -5,8 +5,10 @@ Each case writes a module with the cookie into a temporary directory, then runs
 has lazy_codec installed) and checks that the error is the interpreter's own,
 in its own shape (type, line; compared with the same interpreter running the
 eager equivalent: `# -*- coding: utf-8 -*-` and no `lazy`), and that nothing is
-lost: the file on disk is unchanged, and no bytecode is cached for a module
-that failed to compile.  Runnable cases must print what they are expected to.
+lost: the file on disk is unchanged, and a second run, from whatever bytecode
+the first one cached, fails alike (the codec's module for a failing file
+compiles, and raises the interpreter's error when it runs: `check_again`).
+Runnable cases must print what they are expected to.
 
 Known bugs are kept as `xfail(strict=True)` with the version range where they
 show; the reasons say what is wrong.
@@ -23,13 +25,12 @@ import time
 
 import pytest
 
-from conftest import run_process
-from lazy_codec._lexer import split_lines
-from lazy_codec._rewrite import rewrite
+from conftest import COOKIE as COOKIE_TEXT, NATIVE, run_file, write_files
+from lazy_codec.rewrite.lexer import split_lines
+from lazy_codec.rewrite.emitter import rewrite
 
 V = sys.version_info[:2]
-NATIVE = V >= (3, 15)
-COOKIE = b'# -*- coding: lazy -*-\n'
+COOKIE = COOKIE_TEXT.encode()
 LAZY = re.compile(
     rb'(?m)^([ \t\x0c]*(?:if True: )?)lazy(?:[ \t\x0c]+|[ \t\x0c]*\\\r?\n[ \t\x0c]*)(?=import\b|from\b)')
 
@@ -76,9 +77,8 @@ def run(tmp_path, name: str, data: bytes, how: str = 'import') -> Run:
     bytes, since a broken module's output need not be text, and with bytecode
     written, since what is cached for a broken module is checked"""
     path = tmp_path / f'{name}.py'
-    path.write_bytes(data)
-    cmd = [sys.executable, f'{name}.py'] if how == 'script' else [sys.executable, '-c', f'import {name}']
-    proc = run_process(cmd, cwd=tmp_path, unset_env=('PYTHONPATH', 'PYTHONDONTWRITEBYTECODE'), text=False)
+    write_files(tmp_path, {path.name: data})
+    proc = run_file(tmp_path, name, how, unset_env=('PYTHONPATH', 'PYTHONDONTWRITEBYTECODE'), text=False)
     assert path.read_bytes() == data, 'the source file changed'
     return Run(proc, str(path))
 

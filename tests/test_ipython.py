@@ -12,11 +12,10 @@ import sys
 import textwrap
 
 import pytest
-from conftest import run_process
+from conftest import NATIVE, run_process
 
 pytest.importorskip('IPython')
 
-NATIVE = sys.version_info >= (3, 15)
 
 MODULES = {
     'ipy_lazy_a.py': 'X = "a"\n',
@@ -210,7 +209,7 @@ def test_shell_with_its_own_user_ns(tmp_path):
         facts['x'] = ns.get('x')
     ''')
     if not facts['is_module'] and facts['cell'] is not None and facts['cell']['type'] == 'TypeError':
-        pytest.xfail("lazy_codec._runtime._module_of assumes sys.modules['__main__'] is a module: "
+        pytest.xfail("lazy_codec.runtime.api._module_of assumes sys.modules['__main__'] is a module: "
                      + facts['cell']['msg'])
     assert facts['cell'] is None and facts['found'] is False, report
     assert facts['use'] is None and facts['x'] == 'a', report

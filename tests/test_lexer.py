@@ -1,7 +1,7 @@
 """The fast lexer against the stdlib tokenizer: same tokens where the rewrite looks.
 
-`_lexer.logical_lines` (no tokenize, no re) must give the rewrite exactly
-what `_tokenized.tokenized_lines` (the stdlib tokenizer) gives, or raise
+`lexer.logical_lines` (no tokenize, no re) must give the rewrite exactly
+what `tokenized.tokenized_lines` (the stdlib tokenizer) gives, or raise
 Unsupported.  Compared on a table of tricky lines, on generated programs,
 and on every file of this interpreter's standard library with a lazy
 statement appended (so that the whole file is read).
@@ -14,22 +14,22 @@ import sysconfig
 import pytest
 from conftest import run_process
 
-from lazy_codec import _lexer, _rewrite, _statements, _tokenized
-from lazy_codec._lexer import Tok
+from lazy_codec.rewrite import lexer, emitter, statements, tokenized
+from lazy_codec.rewrite.lexer import Tok
 
 
 def lines_of(text: str, fast: bool, stop_after: int = 10 ** 9, plain: bool = False):
     """the logical lines, as comparable tuples; the rewrite reads only the
     tokens of the lines the fast lexer tokenizes (the others come as one
     OTHER token with an empty string)"""
-    reader = _lexer.LineReader(text)
-    read = _lexer.logical_lines if fast else _tokenized.tokenized_lines
+    reader = lexer.LineReader(text)
+    read = lexer.logical_lines if fast else tokenized.tokenized_lines
     return [[(t.type, t.string, t.start, t.end) for t in line]
             for line in read(reader, stop_after, plain)], reader.lines
 
 
 def header_only(line) -> bool:
-    return len(line) == 2 and line[0][1] in _lexer.COMPOUND and line[1][1] == ':'
+    return len(line) == 2 and line[0][1] in lexer.COMPOUND and line[1][1] == ':'
 
 
 def comparable(fast_lines, slow_lines):
@@ -39,13 +39,13 @@ def comparable(fast_lines, slow_lines):
     assert len(fast_lines) == len(slow_lines)
     kept = []
     for fast, slow in zip(fast_lines, slow_lines):
-        if len(fast) == 1 and fast[0][0] == _lexer.OTHER and fast[0][1] == '':
+        if len(fast) == 1 and fast[0][0] == lexer.OTHER and fast[0][1] == '':
             assert fast[0][2] == slow[0][2], (fast, slow)  # the line starts where it does
             continue
         if header_only(fast):
             assert fast[0] == slow[0], (fast, slow)
-            statements = list(_statements.split_statements([Tok(*t) for t in slow]))
-            assert len(statements) == 1 and statements[0][0][-1].string == ':', (fast, slow)
+            found = list(statements.split_statements([Tok(*t) for t in slow]))
+            assert len(found) == 1 and found[0][0][-1].string == ':', (fast, slow)
             continue
         kept.append((fast, slow))
     return kept
@@ -56,7 +56,7 @@ def assert_same(text: str, plain: bool = False, stop_after: int = 10 ** 9) -> bo
     it declined (Unsupported)"""
     try:
         fast, fast_read = lines_of(text, True, stop_after, plain)
-    except _lexer.Unsupported:
+    except lexer.Unsupported:
         return False
     slow, slow_read = lines_of(text, False, stop_after, plain)
     for fast_line, slow_line in comparable(fast, slow):
@@ -141,13 +141,13 @@ if sys.version_info >= (3, 12):
 @pytest.mark.parametrize('case', sorted(DECLINED))
 def test_declines_what_it_cannot_vouch_for(case):
     text = DECLINED[case]
-    with pytest.raises(_lexer.Unsupported):
+    with pytest.raises(lexer.Unsupported):
         lines_of(text, True)
     # and the rewrite gives what it gives reading with the tokenizer itself
-    statements, reader = _statements.read_statements(text, 10 ** 9)
-    tokenizer_reader = _lexer.LineReader(text)
+    found, reader = statements.read_statements(text, 10 ** 9)
+    tokenizer_reader = lexer.LineReader(text)
     try:
-        expected = _statements.find_statements(_tokenized.tokenized_lines(tokenizer_reader, 10 ** 9, False), False,
+        expected = statements.find_statements(tokenized.tokenized_lines(tokenizer_reader, 10 ** 9, False), False,
                                             tokenizer_reader)
     except SyntaxError as exc:  # what only the interpreter's tokenizer rejects
         pytest.skip(f'the tokenizer rejects it too: {exc}')
@@ -155,7 +155,7 @@ def test_declines_what_it_cannot_vouch_for(case):
         def fields(obj):
             return tuple(getattr(obj, name) for name in type(obj).__slots__)
         return [fields(e) for e in edits], [(fields(err), fields(e)) for err, e in errors]
-    assert shown(*_rewrite.edits_for(statements)) == shown(*_rewrite.edits_for(expected))
+    assert shown(*emitter.edits_for(found)) == shown(*emitter.edits_for(expected))
     assert reader.lines == tokenizer_reader.lines
 
 
@@ -168,13 +168,13 @@ def test_stops_where_asked(case):
     everything, _ = lines_of(text, False)
     first = next((line for line in everything if line[-1][3][0] >= 1), None)
     # the physical lines through the end of the first logical line, no more
-    assert len(read) == (first[-1][3][0] if first is not None else len(_lexer.split_lines(text)))
+    assert len(read) == (first[-1][3][0] if first is not None else len(lexer.split_lines(text)))
 
 
 def test_plain_imports_are_tokenized():
     text = 'import os\nx = 1; from a import b\nif y:\n    import c\n'
     fast, _ = lines_of(text, True, plain=True)
-    assert [line[0][1] for line in fast if line[0][0] == _lexer.NAME] == ['import', 'x', 'if', 'import']
+    assert [line[0][1] for line in fast if line[0][0] == lexer.NAME] == ['import', 'x', 'if', 'import']
     assert assert_same(text, plain=True)
 
 
@@ -185,7 +185,7 @@ def test_plain_imports_are_tokenized():
     pytest.param(['x', ')', ';', '(', 'y'], [0, -1, -1, -1, 0], id='closed, never opened'),
 ))
 def test_bracket_depths(strings, expected):
-    assert _statements.bracket_depths(strings) == expected
+    assert statements.bracket_depths(strings) == expected
 
 
 @pytest.mark.parametrize(('strings', 'at', 'expected'), (
@@ -194,17 +194,17 @@ def test_bracket_depths(strings, expected):
     pytest.param(['(', 'x'], 0, -1, id='left open'),
 ))
 def test_closing_bracket(strings, at, expected):
-    assert _statements.closing_bracket(strings, at) == expected
+    assert statements.closing_bracket(strings, at) == expected
 
 
 def test_keywords_are_the_interpreters():
-    assert _lexer.KEYWORDS == frozenset(keyword.kwlist)
+    assert lexer.KEYWORDS == frozenset(keyword.kwlist)
 
 
 def test_split_lines():
-    assert _lexer.split_lines('a\nb\r\nc\rd') == ['a\n', 'b\r\n', 'c\r', 'd']
-    assert _lexer.split_lines('') == []
-    assert _lexer.split_lines('a\n') == ['a\n']
+    assert lexer.split_lines('a\nb\r\nc\rd') == ['a\n', 'b\r\n', 'c\r', 'd']
+    assert lexer.split_lines('') == []
+    assert lexer.split_lines('a\n') == ['a\n']
 
 
 @pytest.mark.skipif(sys.version_info >= (3, 15), reason='the codec is plain UTF-8 on 3.15+')
@@ -221,7 +221,9 @@ def test_the_codec_imports_no_tokenizer():
         'print(sorted(set(sys.modules) - before))\n'
     )
     out = run_process([sys.executable, '-I', '-c', code], check=True).stdout
-    ours = ['lazy_codec._codec', 'lazy_codec._lexer', 'lazy_codec._rewrite', 'lazy_codec._statements']
+    ours = ['lazy_codec._codec', 'lazy_codec._entry', 'lazy_codec.rewrite', 'lazy_codec.rewrite.cookie',
+            'lazy_codec.rewrite.emitter', 'lazy_codec.rewrite.lexer', 'lazy_codec.rewrite.statements',
+            'lazy_codec.rewrite.verdicts']
     assert eval(out) == ours or eval(out) == ['lazy_codec'] + ours
 
 

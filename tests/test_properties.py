@@ -24,7 +24,6 @@ counts are fixed and the search derandomized, so that CI is repeatable.
 from __future__ import annotations
 
 import ast
-import os
 import re
 import subprocess
 import sys
@@ -37,12 +36,11 @@ hypothesis = pytest.importorskip('hypothesis')
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from conftest import run_process  # noqa: E402
-from lazy_codec._lexer import split_lines  # noqa: E402
-from lazy_codec._rewrite import rewrite  # noqa: E402
+from conftest import COOKIE as COOKIE_LINE, NATIVE, run_file, write_files  # noqa: E402
+from lazy_codec.rewrite.lexer import split_lines  # noqa: E402
+from lazy_codec.rewrite.emitter import rewrite  # noqa: E402
 
-NATIVE = sys.version_info >= (3, 15)
-COOKIE = '# -*- coding: lazy -*-'
+COOKIE = COOKIE_LINE.rstrip('\n')  # (the programs here join lines)
 PLAIN = '# a plain comment where the cookie was'
 SHEBANG = '#!/usr/bin/env python3'
 
@@ -419,8 +417,9 @@ def _ending(line: str) -> str:
 def test_rewrite_properties(prog, first_line):
     """(a) never raises, same line count; (b) untouched lines byte for byte,
     every line ending kept; (c) the result compiles (on 3.15 the lazy text
-    itself does too); and `first_line` does not change a valid module's
-    rewrite, whose own rewrite is itself"""
+    itself does too); `first_line` (the text starts on that line of its
+    file) changes nothing but the `line=` each call passes, shifted by
+    first_line - 1; and a rewrite's own rewrite is itself"""
     src_lines = split_lines(prog.lazy)
     assert len(src_lines) == len(prog.touched)
     out = rewrite(prog.lazy)  # (a)
@@ -454,10 +453,8 @@ def test_rewrite_properties(prog, first_line):
 # -- (d): the rewrite as the interpreter runs it ----------------------------------
 
 def _run(directory: str, name: str, data: str, how: str) -> subprocess.CompletedProcess:
-    with open(os.path.join(directory, name + '.py'), 'wb') as f:
-        f.write(data.encode('utf-8'))
-    cmd = [sys.executable, name + '.py'] if how == 'script' else [sys.executable, '-c', f'import {name}']
-    return run_process(cmd, cwd=directory, unset_env=('PYTHONPATH',), timeout=30, text=False)
+    write_files(directory, {name + '.py': data})
+    return run_file(directory, name, how, unset_env=('PYTHONPATH',), timeout=30, text=False)
 
 
 @SLOW

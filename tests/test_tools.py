@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from conftest import run_process
+from conftest import run_process, write_files
 
 pytestmark = pytest.mark.skipif(
     sys.version_info >= (3, 15),
@@ -17,13 +17,10 @@ PLUGIN = '[run]\nplugins = lazy_codec.coverage_plugin\n'
 
 def write(root, files, lazy=True):
     """the project; with lazy=False its eager twin, line for line"""
-    for name, text in files.items():
-        if not lazy:
-            text = text.replace('coding: lazy', 'coding: utf-8')
-            text = re.sub(r'(?m)^(\s*)lazy (import|from) ', r'\1\2 ', text)
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
+    if not lazy:
+        files = {name: re.sub(r'(?m)^(\s*)lazy (import|from) ', r'\1\2 ', text.replace('coding: lazy', 'coding: utf-8'))
+                 for name, text in files.items()}
+    write_files(root, files)
 
 
 def run_module(cwd, *args):

@@ -3,13 +3,14 @@
 
 Each edits the token list in place; only the tokens it touches change.
 """
+
 from __future__ import annotations
 
 import ast
 
-from tokenize_rt import NON_CODING_TOKENS, Token, UNIMPORTANT_WS, tokens_to_src
+from tokenize_rt import NON_CODING_TOKENS, UNIMPORTANT_WS, Token, tokens_to_src
 
-from lazy_codec._statements import closing_bracket
+from lazy_codec.rewrite.statements import closing_bracket
 
 LAZY_MODULES = '__lazy_modules__'
 
@@ -42,8 +43,9 @@ def written(stmt) -> str:
 def _clauses(tokens: list[Token], i: int) -> tuple[list[tuple[int, int]], int]:
     """([(first, last) token index of each alias], index of the token that
     ends the statement) of the `import` statement whose keyword is at `i`"""
-    clauses = []
-    start = last = None
+    clauses: list = []
+    start: int | None = None
+    last: int | None = None
     j = i + 1
     while True:
         tok = tokens[j]
@@ -64,7 +66,9 @@ def _clauses(tokens: list[Token], i: int) -> tuple[list[tuple[int, int]], int]:
 def _line_start(tokens: list[Token], i: int) -> bool:
     """is the token at `i` the first of its line?"""
     j = i - 1
-    while j >= 0 and tokens[j].name in ('INDENT', 'DEDENT', UNIMPORTANT_WS) and tokens[j].line == tokens[i].line:
+    while (
+        j >= 0 and tokens[j].name in ('INDENT', 'DEDENT', UNIMPORTANT_WS) and tokens[j].line == tokens[i].line
+    ):
         j -= 1
     return j < 0 or tokens[j].name in ('NEWLINE', 'NL', 'COMMENT') or tokens[j].line != tokens[i].line
 
@@ -78,16 +82,20 @@ def make_lazy(tokens: list[Token], i: int, stmt, picked: list[int], lines: list[
         tokens[i:i] = lazy
         return
     kept = [k for k in range(len(stmt.aliases)) if k not in picked]
-    if {bound_name(stmt, stmt.aliases[k]) for k in kept} & {bound_name(stmt, stmt.aliases[k]) for k in picked}:
-        say(f'{path}:{stmt.start[0]}:{stmt.start[1] + 1}: import of {written(stmt)} left eager: '
-            f'it binds one name both eagerly and lazily')
+    if {bound_name(stmt, stmt.aliases[k]) for k in kept} & {
+        bound_name(stmt, stmt.aliases[k]) for k in picked
+    }:
+        say(
+            f'{path}:{stmt.start[0]}:{stmt.start[1] + 1}: import of {written(stmt)} left eager: '
+            f'it binds one name both eagerly and lazily'
+        )
         return
     clauses, end = _clauses(tokens, i)
-    moved = ', '.join(tokens_to_src(tokens[a:b + 1]) for a, b in (clauses[k] for k in picked))
+    moved = ', '.join(tokens_to_src(tokens[a : b + 1]) for a, b in (clauses[k] for k in picked))
     # the kept aliases, each with the separator that preceded it
-    kept_src = tokens_to_src(tokens[clauses[kept[0]][0]:clauses[kept[0]][1] + 1])
+    kept_src = tokens_to_src(tokens[clauses[kept[0]][0] : clauses[kept[0]][1] + 1])
     for k in kept[1:]:
-        kept_src += tokens_to_src(tokens[clauses[k - 1][1] + 1:clauses[k][1] + 1])
+        kept_src += tokens_to_src(tokens[clauses[k - 1][1] + 1 : clauses[k][1] + 1])
     at = end + 1 if tokens[end].name == 'NEWLINE' else None
     if tokens[end].name == 'COMMENT' and tokens[end + 1].name == 'NEWLINE':
         at = end + 2
@@ -99,9 +107,9 @@ def make_lazy(tokens: list[Token], i: int, stmt, picked: list[int], lines: list[
         addition = f'{indent}lazy import {moved}{nl}' if newline.src else f'{nl}{indent}lazy import {moved}'
         tokens[at:at] = [Token('CODE', addition)]
     else:
-        tokens[clauses[-1][1] + 1:clauses[-1][1] + 1] = [Token('CODE', f'; lazy import {moved}')]
+        tokens[clauses[-1][1] + 1 : clauses[-1][1] + 1] = [Token('CODE', f'; lazy import {moved}')]
     first, last = clauses[0][0], clauses[-1][1]
-    tokens[first:last + 1] = [Token('CODE', kept_src)]
+    tokens[first : last + 1] = [Token('CODE', kept_src)]
 
 
 def _top_level(tokens: list[Token]) -> list[int]:
@@ -159,18 +167,22 @@ def list_lazy_modules(tokens: list[Token], names: list[str], first_row: int, say
         eq = _next_coding(tokens, i)
         opener = _next_coding(tokens, eq) if tokens[eq].src == '=' else eq
         if len(found) > 1 or tokens[eq].src != '=' or tokens[opener].src not in ('[', '(', '{'):
-            say(f'{path}:{tokens[i].line}: {LAZY_MODULES} is not one list, tuple or set written '
-                f'out: not extended')
+            say(
+                f'{path}:{tokens[i].line}: {LAZY_MODULES} is not one list, tuple or set written '
+                f'out: not extended'
+            )
             return False
         close = _closing(tokens, opener)
         try:
-            existing = ast.literal_eval(tokens_to_src(tokens[opener:close + 1]))
+            existing = ast.literal_eval(tokens_to_src(tokens[opener : close + 1]))
         except (ValueError, SyntaxError):
             say(f'{path}:{tokens[i].line}: {LAZY_MODULES} holds more than strings: not extended')
             return False
         if tokens[i].line > first_row:
-            say(f'{path}:{tokens[i].line}: {LAZY_MODULES} is set after the imports it would '
-                f'make lazy (line {first_row}): not extended')
+            say(
+                f'{path}:{tokens[i].line}: {LAZY_MODULES} is set after the imports it would '
+                f'make lazy (line {first_row}): not extended'
+            )
             return False
         new = [name for name in names if name not in existing]
         if not new:
@@ -185,10 +197,14 @@ def list_lazy_modules(tokens: list[Token], names: list[str], first_row: int, say
         if tokens[j].name == 'NL' and last != opener:
             # one element a line: as many lines more, indented as the first
             k = opener + 1
-            indent = tokens[k + 1].src if tokens[k].name == 'NL' and tokens[k + 1].name == UNIMPORTANT_WS else '    '
-            tokens[j + 1:j + 1] = [Token('CODE', ''.join(f'{indent}{q},{nl}' for q in quoted))]
+            indent = (
+                tokens[k + 1].src
+                if tokens[k].name == 'NL' and tokens[k + 1].name == UNIMPORTANT_WS
+                else '    '
+            )
+            tokens[j + 1 : j + 1] = [Token('CODE', ''.join(f'{indent}{q},{nl}' for q in quoted))]
             if tokens[last].src != ',':
-                tokens[last + 1:last + 1] = [Token('OP', ',')]
+                tokens[last + 1 : last + 1] = [Token('OP', ',')]
             return True
         if last == opener:  # empty
             added = ', '.join(quoted) + (',' if tokens[opener].src == '(' and len(new) == 1 else '')
@@ -196,7 +212,7 @@ def list_lazy_modules(tokens: list[Token], names: list[str], first_row: int, say
             added = ' ' + ', '.join(quoted) + ','
         else:
             added = ', ' + ', '.join(quoted)
-        tokens[last + 1:last + 1] = [Token('CODE', added)]
+        tokens[last + 1 : last + 1] = [Token('CODE', added)]
         return True
     # before the first module-level import (after the docstring and
     # `from __future__`), or the statement that holds the first one chosen

@@ -6,8 +6,9 @@ expression's.  This reads the expression from the statement's tokens and
 names it as 3.15's parser does.  Only a rejected statement needs it: the
 rewrite imports this module when it words such an error, never otherwise.
 """
-from lazy_codec._lexer import KEYWORDS, NAME, OP, OTHER, Tok
-from lazy_codec._statements import OPENING, bracket_depths, closing_bracket
+
+from lazy_codec.rewrite.lexer import KEYWORDS, NAME, OP, OTHER, Tok
+from lazy_codec.rewrite.statements import OPENING, bracket_depths, closing_bracket
 
 _BINARY = frozenset(('+', '-', '*', '/', '//', '%', '**', '@', '<<', '>>', '&', '|', '^'))
 _COMPARISON = frozenset(('<', '>', '==', '!=', '<=', '>=', 'in', 'is', 'not'))
@@ -46,7 +47,7 @@ def _primary(toks: list, at: int, end: Tok):
         close = _closing(toks, at)
         if close < 0:
             return None
-        inner = toks[at + 1:close]
+        inner = toks[at + 1 : close]
         last = toks[close]
         if tok.string == '[':
             kind = 'list'

@@ -7,16 +7,31 @@ load of the name (LOAD_NAME, LOAD_GLOBAL, attribute access on the module, ...)
 imports the target and replaces the entry by a plain str key and the real
 object (`settle`); a store, a delete, `globals()[...]` or `in` leave it alone.
 Once a module's last lazy name is gone its dict is rebuilt
-(lazy_codec._rebuilder).  Modules keep their class: `type(mod) is
+(lazy_codec.runtime.rebuilder).  Modules keep their class: `type(mod) is
 types.ModuleType` throughout, as on 3.15 (pickle, cloudpickle and dill
 dispatch on the exact type).
 """
+
 import sys
 from _thread import RLock, get_ident
+from _weakref import ref as _weakref
+from types import ModuleType
 
-from lazy_codec._bytecode import NAME_LOADS, STDLIB_SITE, copies_read, current_offset, hands_value_out, \
-    ignores_errors, in_dict_loop, is_loading, is_star_import, reads_key, store_after, store_after_call
-from lazy_codec._rebuilder import plain_key, rebuild_later, replace_key, swap_later
+from lazy_codec.runtime.bytecode import (
+    NAME_LOADS,
+    STDLIB_SITE,
+    copies_read,
+    current_offset,
+    hands_value_out,
+    ignores_errors,
+    in_dict_loop,
+    is_loading,
+    is_star_import,
+    reads_key,
+    store_after,
+    store_after_call,
+)
+from lazy_codec.runtime.rebuilder import plain_key, rebuild_later, replace_key, swap_later
 
 # Guards the check-then-replace of a lazy entry in a module dict, so that
 # threads reifying one name at once bind it once, and what waits for the
@@ -24,12 +39,56 @@ from lazy_codec._rebuilder import plain_key, rebuild_later, replace_key, swap_la
 # it can run __eq__.
 binding_lock = RLock()
 
-# Live lazy keys per namespace, by id: when a namespace's count falls to 0 it
-# is rebuilt (no scan of the dict at each first use).  Under binding_lock.
+
+class LiveKeys:
+    """the count of a namespace's lazy keys not yet used: when it falls to 0
+    the dict is rebuilt (no scan of the dict at each first use).  Held by
+    each of those keys (`key.live`), so that it lives exactly as long as one
+    of them does; the table below holds it weakly.  `count` under
+    binding_lock."""
+
+    __slots__ = ('count', '__weakref__')
+
+    def __init__(self) -> None:
+        self.count = 0
+
+
+# namespace id -> a weak reference to its LiveKeys.  Invariant: a live entry
+# is the LiveKeys of the dict that has that id now: a dict freed with unused
+# lazy names takes its keys, and so its LiveKeys, with it, and the next dict
+# at that address finds a dead reference, not a stale count.  Under binding_lock.
 _live_keys: dict = {}
 
-# lazy_codec._report.Recorder while a report is asked for, else None
-recorder = None
+
+def _live_keys_of(namespace: dict) -> LiveKeys:
+    """(under binding_lock) the LiveKeys of `namespace`, made at its first lazy key"""
+    found = _live_keys.get(id(namespace))
+    live = found() if found is not None else None
+    if live is None:
+        live = LiveKeys()
+        _live_keys[id(namespace)] = _weakref(live)
+    return live
+
+
+TYPE_CHECKING = False  # (mypy reads `if TYPE_CHECKING:` blocks as true; typing is not imported)
+
+# lazy_codec.tools.report.Recorder while a report is asked for, else None
+# (set by record_with): told of each binding made and each resolution
+recorder: 'Recorder | None' = None
+
+
+class Recorder:
+    """what record_with's recorder is told (lazy_codec.tools.report's is one)"""
+
+    def created(self, lazy, bound: str, importer: str) -> None:
+        pass
+
+    def start(self, lazy) -> object:
+        return None
+
+    def finish(self, lazy, started, ok: bool, frame) -> None:
+        pass
+
 
 _getframe = sys._getframe
 _str_eq = str.__eq__
@@ -44,6 +103,13 @@ class LazyName(str):
     is stored back under a used key: see EscapedName); `resolving`, the thread that
     imports the target, while it does; `running`, the partial module a use
     inside that import was given"""
+
+    if TYPE_CHECKING:  # (for mypy: no __annotations__ at run time)
+        namespace: dict
+        lazy: 'reify.LazyImportType | None'
+        live: LiveKeys
+        resolving: int | None
+        running: ModuleType | None
     resolving = running = None  # (defaults: most keys never set them)
 
     def __hash__(self, _getframe=_getframe, _str_hash=str.__hash__):
@@ -52,9 +118,14 @@ class LazyName(str):
         # dir(m)` do, and must reify as on 3.15. (Defaults, not globals: at
         # exit, module dicts are cleared, this module's too, through their keys)
         frame = _getframe(0).f_back  # None when hashed by C with no Python caller
-        if frame is not None and frame.f_globals is not _OUR_GLOBALS and \
-                frame.f_globals is not _REBUILDER_GLOBALS and self.lazy is not None \
-                and reads_key(frame) and not (self.lazy._attached and is_star_import(frame)):
+        if (
+            frame is not None
+            and frame.f_globals is not _OUR_GLOBALS
+            and frame.f_globals is not _REBUILDER_GLOBALS
+            and self.lazy is not None
+            and reads_key(frame)
+            and not (self.lazy._attached and is_star_import(frame))
+        ):
             # (of a package without __all__, `import *` copies a submodule's
             # lazy binding as it is: on 3.15 that binding is not in the
             # package's dict, and the import does not resolve it)
@@ -89,13 +160,13 @@ class LazyName(str):
                     namespace = candidate
                     break
         if self.resolving == get_ident():
-            if id(frame.f_code) in _reify.statement_code_ids or frame.f_code is _HANDLE_FROMLIST_CODE:
+            if id(frame.f_code) in reify.statement_code_ids or frame.f_code is _HANDLE_FROMLIST_CODE:
                 # the import machinery, resolving this name: as before the
                 # binding existed, there is no such name yet (so that `from .
                 # import sub`, run in `sub`'s own package, imports it), until
                 # the import of the submodule stores it (then the module is
                 # found, and the package's module __getattr__ is not called)
-                return type(namespace.get(self, None)) is not _reify.LazyImportType
+                return type(namespace.get(self, None)) is not reify.LazyImportType
             lazy = self.lazy
             if lazy._attached:
                 running = sys.modules.get(lazy._name)
@@ -107,14 +178,17 @@ class LazyName(str):
                         namespace[self] = running  # (in place: the lookup goes on)
                         self.running = running
                     return True
-            return _reify.raising(_reify.ImportCycleError(
-                f'cannot import name {lazy._name!r} (most likely due to a circular import)',
-                name=lazy._base or lazy._name))
+            return reify.raising(
+                reify.ImportCycleError(
+                    f'cannot import name {lazy._name!r} (most likely due to a circular import)',
+                    name=lazy._base or lazy._name,
+                )
+            )
         if loading is STDLIB_SITE:
             return _stdlib_site_load(self, namespace, frame)
         exc = settle(self, namespace, frame)
         if exc is not None:
-            return _reify.raising(exc)
+            return reify.raising(exc)
         # the dict has changed: the lookup in progress starts again and
         # finds the real object under a plain key
         return True
@@ -133,13 +207,22 @@ class EscapedName(LazyName):
     this key after its first use, so that the lazy object stored back under
     the name (mock's restore) is resolved at its next load, as 3.15 resolves
     a lazy object wherever a load finds it; the dict is not rebuilt plain"""
+
     __slots__ = ()
 
 
 # the two modules whose own dict operations hash lazy keys (settle, bind,
 # replace_key): they never read a key, so __hash__ answers them at once
 _OUR_GLOBALS = globals()
-_REBUILDER_GLOBALS = vars(sys.modules['lazy_codec._rebuilder'])
+_REBUILDER_GLOBALS = vars(sys.modules['lazy_codec.runtime.rebuilder'])
+
+
+def record_with(new_recorder) -> None:
+    """tell `new_recorder` (or nobody, None) of every lazy binding made and
+    every resolution from now on: created(lazy, name, importer), start(lazy)
+    -> token, finish(lazy, token, ok, frame)"""
+    global recorder
+    recorder = new_recorder
 
 
 def settle(key: LazyName, namespace: dict, frame=None) -> 'BaseException | None':
@@ -151,11 +234,11 @@ def settle(key: LazyName, namespace: dict, frame=None) -> 'BaseException | None'
         return None
     home = namespace is key.namespace
     lazy = key.lazy if home else current
-    if type(current) is _reify.LazyImportType:
+    if type(current) is reify.LazyImportType:
         key.resolving = get_ident()
         started = recorder.start(current) if recorder is not None else None
         try:
-            current, exc = _reify.import_target(current)
+            current, exc = reify.import_target(current)
         finally:
             key.resolving = None
             if key.running is not None:
@@ -163,7 +246,7 @@ def settle(key: LazyName, namespace: dict, frame=None) -> 'BaseException | None'
                     if exc is not None and namespace.get(key, None) is key.running:
                         namespace[key] = lazy  # failed: lazy again, as before its import
                     key.running = None
-            if started is not None:
+            if started is not None and recorder is not None:
                 recorder.finish(lazy, started, exc is None, _getframe(2))
         if exc is not None:
             return exc
@@ -186,10 +269,9 @@ def settle(key: LazyName, namespace: dict, frame=None) -> 'BaseException | None'
                 replace_key(namespace, key, plain_key(key), current)
             if home:
                 key.lazy = None
-                left = _live_keys.get(id(namespace), 1) - 1
-                if left > 0:
-                    _live_keys[id(namespace)] = left
-                else:
+                live = key.live
+                live.count -= 1
+                if live.count <= 0:
                     _live_keys.pop(id(namespace), None)
                     rebuild_later(namespace)
             else:  # a copy `import *` made
@@ -206,7 +288,7 @@ def bind(namespace, name: str, lazy, record: bool = True) -> None:
         return
     with binding_lock:
         bound = namespace.get(name)  # (a peek: reifies nothing)
-        old_key = bound._key if type(bound) is _reify.LazyImportType else None
+        old_key = bound._key if type(bound) is reify.LazyImportType else None
         if old_key is not None and old_key.namespace is namespace and old_key.lazy is bound:
             # the statement ran before and its binding was never used:
             # rebind that key (found through its value, without a scan)
@@ -219,7 +301,8 @@ def bind(namespace, name: str, lazy, record: bool = True) -> None:
         key.namespace = namespace
         key.lazy = lazy
         lazy._key = key
-        _live_keys[id(namespace)] = _live_keys.get(id(namespace), 0) + 1
+        key.live = _live_keys_of(namespace)
+        key.live.count += 1
         if name not in namespace:
             namespace[key] = lazy
         else:
@@ -249,12 +332,12 @@ def bind_where_stored(lazy, frame) -> None:
 
 def _stdlib_site_load(key: LazyName, namespace: dict, frame) -> bool:
     """__eq__'s load at one of the stdlib sites that 3.15 made loads (see
-    _bytecode.stdlib_site_loads): errors ignored where 3.15's site ignores
+    bytecode.stdlib_site_loads): errors ignored where 3.15's site ignores
     them, and the copies of the dict that the site reads resolved too"""
     lazy = key.lazy
     exc = settle(key, namespace, frame)
     if exc is not None:
-        return True if ignores_errors(frame) else _reify.raising(exc)
+        return True if ignores_errors(frame) else reify.raising(exc)
     for copy in copies_read(frame):
         if copy is not namespace and copy.get(key, None) is lazy:
             copy[key] = lazy.resolve()
@@ -271,10 +354,11 @@ def _rearmed(key: LazyName, frame):
     namespace = key.namespace
     with binding_lock:
         value = namespace.get(key, None)
-        if type(value) is not _reify.LazyImportType or key.lazy is not None:
+        if type(value) is not reify.LazyImportType or key.lazy is not None:
             return key.lazy is not None and loading
         key.lazy = value
-        _live_keys[id(namespace)] = _live_keys.get(id(namespace), 0) + 1
+        key.live = _live_keys_of(namespace)
+        key.live.count += 1
     return loading
 
 
@@ -298,7 +382,8 @@ def bind_alias(namespace: dict, name: str, lazy) -> None:
         key = EscapedName(name)
         key.namespace = namespace
         key.lazy = lazy
-        _live_keys[id(namespace)] = _live_keys.get(id(namespace), 0) + 1
+        key.live = _live_keys_of(namespace)
+        key.live.count += 1
         if name not in namespace:
             namespace[key] = lazy
         else:
@@ -306,4 +391,4 @@ def bind_alias(namespace: dict, name: str, lazy) -> None:
 
 
 # (last: it imports this module)
-from lazy_codec import _reify  # noqa: E402
+from lazy_codec.runtime import reify  # noqa: E402

@@ -15,10 +15,12 @@ there instead, as the codec does for files.
 On 3.15 and later the interpreter parses `lazy` itself: loading the extension
 does nothing.
 """
+
 from __future__ import annotations
 
 import linecache
 import sys
+from typing import Any
 
 _NATIVE = sys.version_info >= (3, 15)
 _SOURCES_KEPT = 64  # rewritten cell -> the cell as written, for linecache
@@ -30,13 +32,14 @@ class _Extension:
     def __init__(self, shell) -> None:
         self.shell = shell
         self.sources: dict[str, str] = {}  # rewritten text -> text as written
-        self.compiler = None
-        self.cache = None  # the compiler's own `cache`, wrapped
+        self.compiler: Any = None
+        self.cache: Any = None  # the compiler's own `cache`, wrapped
 
     # -- the input transformer --------------------------------------------
 
     def transform(self, lines: list[str]) -> list[str]:
-        from lazy_codec._rewrite import raises, rewrite
+        from lazy_codec.rewrite.emitter import raises, rewrite
+
         text = ''.join(lines)
         out = rewrite(text)
         if out == text:
@@ -90,8 +93,8 @@ class _Extension:
                 linecache.cache[name] = (len(written), entry[1], lines, entry[3])
             return name
 
-        cache.__wrapped__ = original
-        compiler.cache = cache
+        setattr(cache, '__wrapped__', original)
+        setattr(compiler, 'cache', cache)
         self.compiler, self.cache = compiler, cache
 
     def _unwrap_cache(self) -> None:
@@ -106,7 +109,8 @@ class _Extension:
         if transformers is None:
             raise ImportError(
                 "lazy_codec's IPython extension needs IPython 7 or later "
-                '(InteractiveShell.input_transformers_post)')
+                '(InteractiveShell.input_transformers_post)'
+            )
         transformers.append(self.transform)
         self._wrap_cache()
 

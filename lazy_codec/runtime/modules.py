@@ -8,6 +8,7 @@ is imported: at the statement, when a lazy import of this chain completes,
 or, for a package still running at the statement, when importlib marks it
 done (_DoneWatch).  Parents not imported yet wait in _waiting_children.
 """
+
 import sys
 
 
@@ -32,6 +33,7 @@ class _LazyModules(set):
     """names of modules that lazy statements asked for and that are not
     imported yet; `sys.lazy_modules` on 3.15: a name leaves it when its
     module is imported, by whatever means (pruned when it is looked at)"""
+
     __slots__ = ()
 
     def _pruned(self):
@@ -61,7 +63,7 @@ _LazyModules.__name__ = _LazyModules.__qualname__ = 'set'
 _LazyModules.__module__ = 'builtins'
 lazy_modules = _LazyModules(vars(sys).get('lazy_modules', ()))  # not getattr: see the .pth
 if sys.version_info < (3, 15):
-    sys.lazy_modules = lazy_modules
+    setattr(sys, 'lazy_modules', lazy_modules)
 
 
 def check_package(top, dotted: str) -> None:
@@ -71,11 +73,12 @@ def check_package(top, dotted: str) -> None:
     child = '.'.join(dotted.split('.', 2)[:2])
     if sys.modules.get(child) is None:
         try:
-            top.__path__  # as importlib asks, with its error
+            getattr(top, '__path__')  # noqa: B009 (as importlib asks, with its error)
         except AttributeError:
             parent = child.rpartition('.')[0]
-            raise ModuleNotFoundError(f'No module named {child!r}; {parent!r} is not a package',
-                                      name=child) from None
+            raise ModuleNotFoundError(
+                f'No module named {child!r}; {parent!r} is not a package', name=child
+            ) from None
 
 
 def import_named_submodule(lazy) -> None:
@@ -86,7 +89,7 @@ def import_named_submodule(lazy) -> None:
     namespace = getattr(package, '__dict__', None)
     if type(namespace) is not dict or '__path__' not in namespace:
         return
-    attr = lazy._name[len(lazy._base) + 1:]
+    attr = lazy._name[len(lazy._base) + 1 :]
     if attr in namespace or lazy._name in sys.modules:
         return
     try:
@@ -96,17 +99,18 @@ def import_named_submodule(lazy) -> None:
             raise
 
 
-# -- submodules attached to their packages: under _binding.binding_lock ------
+# -- submodules attached to their packages: under binding.binding_lock ------
 _waiting_children: dict = {}  # parent name -> child names
 _waiting_origin: dict = {}  # parent name -> a lazy object whose statement named a child
 _ModuleSpec = sys.modules['_frozen_importlib'].ModuleSpec
 
 
-class _DoneWatch(_ModuleSpec):
+class _DoneWatch(_ModuleSpec):  # type: ignore[misc, valid-type]
     """the class of a running package's spec while lazy statements wait to
     attach its submodules: importlib's `spec._initializing = False`, when the
     package is done, attaches them (3.15 does then), and the spec is a plain
     ModuleSpec again"""
+
     __slots__ = ()
 
     def __setattr__(self, name, value):
@@ -134,7 +138,7 @@ def attach_submodules(dotted: str, origin) -> None:
             # not imported, or still running (3.15 binds nothing in a package
             # that runs `lazy from ._sub import x`, which may `del _sub`)
             if children:
-                with _binding.binding_lock:
+                with binding.binding_lock:
                     _waiting_children.setdefault(parent_name, set()).update(children)
                     spec = parent.__spec__ if parent is not None else None
                     if type(spec) in (_ModuleSpec, _DoneWatch):
@@ -142,7 +146,7 @@ def attach_submodules(dotted: str, origin) -> None:
                         object.__setattr__(spec, '__class__', _DoneWatch)
             continue
         if parent_name in _waiting_children:
-            with _binding.binding_lock:
+            with binding.binding_lock:
                 children |= _waiting_children.pop(parent_name, set())
         for child in children:
             full = f'{parent_name}.{child}'
@@ -155,8 +159,8 @@ def attach(parent, child: str, full: str, origin) -> None:
     namespace = getattr(parent, '__dict__', None)
     if type(namespace) is not dict or child in namespace:
         return
-    _binding.bind(namespace, child, _reify.attached_lazy(full, namespace, origin), record=False)
+    binding.bind(namespace, child, reify.attached_lazy(full, namespace, origin), record=False)
 
 
 # (last: they import this module)
-from lazy_codec import _binding, _reify  # noqa: E402
+from lazy_codec.runtime import binding, reify  # noqa: E402

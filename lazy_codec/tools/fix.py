@@ -7,12 +7,13 @@ Files are edited in place (pyupgrade's conventions): exit status 1 when a
 file changed or could not be fixed, and a second run changes nothing.  The
 text goes through tokenize-rt, whose tokens give back every byte: only the
 tokens an edit touches change.  Which imports can be lazy where they are is
-the rewrite's verdict (`_check.plain_imports`, 3.15's rules and messages),
-and a result is written only if `check` passes on it (`_check.problems`)
+the rewrite's verdict (`check.plain_imports`, 3.15's rules and messages),
+and a result is written only if `check` passes on it (`check.problems`)
 and it compiles on 3.15.
 
 The decoder never imports this module (nor tokenize-rt): only the command does.
 """
+
 from __future__ import annotations
 
 import codecs
@@ -25,16 +26,19 @@ import sys
 
 from tokenize_rt import Token, src_to_tokens, tokens_to_src
 
-from lazy_codec._check import MSG_NO_COOKIE, plain_imports, problems
-from lazy_codec._fix_edits import Refused, bound_name, line_ending, list_lazy_modules, make_lazy, written
-from lazy_codec._rewrite import cookie_span, rewrite
+from lazy_codec.rewrite.cookie import cookie_span
+from lazy_codec.rewrite.emitter import rewrite
+from lazy_codec.tools.check import MSG_NO_COOKIE, plain_imports, problems
+from lazy_codec.tools.fix_edits import Refused, bound_name, line_ending, list_lazy_modules, make_lazy, written
 
 COOKIE = '# -*- coding: lazy -*-'
 _UTF8 = frozenset(('utf-8', 'utf8', 'utf_8', 'lazy'))
 # a comment line that is nothing but a cookie naming `lazy`: --drop-cookie removes the line
 _COOKIE_ONLY = re.compile(
     r'[ \t\f]*#[ \t]*(-\*-[ \t]*)?(vim?:[ \t]*(set[ \t]+)?)?(file)?(en)?coding[:=][ \t]*lazy'
-    r'[ \t]*(-\*-|:)?[ \t]*', re.IGNORECASE)
+    r'[ \t]*(-\*-|:)?[ \t]*',
+    re.IGNORECASE,
+)
 
 
 class Settings:
@@ -52,18 +56,19 @@ class Settings:
 
 # -- the reading and writing of a file -----------------------------------------
 
+
 def _decode(data: bytes) -> tuple[str, str]:
     """(text, encoding) of a source file, as the interpreter reads it"""
     if data.startswith(codecs.BOM_UTF8):
         raise Refused('starts with a UTF-8 BOM, which cannot go with the lazy cookie')
     span = cookie_span(data)
-    name = 'utf-8' if span is None else data[span[0]:span[1]].decode('ascii').lower()
+    name = 'utf-8' if span is None else data[span[0] : span[1]].decode('ascii').lower()
     if name in _UTF8:
         name = 'utf-8'
     try:
         text = data.decode(name)
     except (LookupError, UnicodeDecodeError) as exc:
-        raise Refused(f'cannot be read: {exc}')
+        raise Refused(f'cannot be read: {exc}') from None
     return text, name
 
 
@@ -73,7 +78,7 @@ def _encode(text: str, encoding: str) -> bytes:
     try:
         return text.encode(encoding)
     except UnicodeEncodeError as exc:
-        raise Refused(f'the result cannot be written in {encoding}: {exc}')
+        raise Refused(f'the result cannot be written in {encoding}: {exc}') from None
 
 
 def _head_length(text: str) -> int:
@@ -89,27 +94,28 @@ def _head_length(text: str) -> int:
 
 def _cookie(text: str) -> tuple[int, int] | None:
     """(start, end) of the codec name in the text's cookie, as str offsets"""
-    head = text[:_head_length(text)]
+    head = text[: _head_length(text)]
     data = head.encode()
     span = cookie_span(data)
     if span is None:
         return None
-    return len(data[:span[0]].decode()), len(data[:span[1]].decode())
+    return len(data[: span[0]].decode()), len(data[: span[1]].decode())
 
 
 def _cookie_name(text: str) -> str | None:
     span = _cookie(text)
-    return None if span is None else text[span[0]:span[1]].lower()
+    return None if span is None else text[span[0] : span[1]].lower()
 
 
 # -- the cookie ---------------------------------------------------------------
+
 
 def add_cookie(text: str) -> str:
     """the text with the lazy cookie: an existing cookie names `lazy`
     instead, else a cookie line goes first (second, after a shebang)"""
     span = _cookie(text)
     if span is not None:
-        return text[:span[0]] + 'lazy' + text[span[1]:]
+        return text[: span[0]] + 'lazy' + text[span[1] :]
     at = 0
     if text.startswith('#!'):
         nl = text.find('\n')
@@ -123,17 +129,18 @@ def drop_cookie(text: str) -> str:
     """the text without a lazy cookie: its line goes if it holds nothing
     else, else it names utf-8"""
     span = _cookie(text)
-    if span is None or text[span[0]:span[1]].lower() != 'lazy':
+    if span is None or text[span[0] : span[1]].lower() != 'lazy':
         return text
     start = text.rfind('\n', 0, span[0]) + 1
     end = text.find('\n', span[1])
     end = len(text) if end < 0 else end + 1
     if _COOKIE_ONLY.fullmatch(text[start:end].rstrip('\r\n')):
         return text[:start] + text[end:]
-    return text[:span[0]] + 'utf-8' + text[span[1]:]
+    return text[: span[0]] + 'utf-8' + text[span[1] :]
 
 
 # -- which imports --------------------------------------------------------------
+
 
 def package_of(path: str) -> str | None:
     """the package a file is a module of, from the __init__.py files above
@@ -155,7 +162,7 @@ def absolute(module: str, level: int, package: str | None) -> str | None:
     parts = package.split('.')
     if level - 1 >= len(parts):
         return None
-    base = parts[:len(parts) - (level - 1)]
+    base = parts[: len(parts) - (level - 1)]
     return '.'.join(base + [module] if module else base)
 
 
@@ -188,21 +195,29 @@ def choose(text: str, path: str, settings: Settings, say) -> list:
         if not stmt.aliases:  # `*` or __future__: say so if the module was asked for
             name = absolute(stmt.module, stmt.level, package) or '.' * stmt.level + stmt.module
             if _listed(name, settings.lazy):
-                say(f'{path}:{stmt.start[0]}:{stmt.start[1] + 1}: import of {written(stmt)} '
-                    f'left eager: {stmt.refusal}')
+                say(
+                    f'{path}:{stmt.start[0]}:{stmt.start[1] + 1}: import of {written(stmt)} '
+                    f'left eager: {stmt.refusal}'
+                )
             continue
         picked = set()
         for i, alias in enumerate(stmt.aliases):
-            name = alias[0] if stmt.kind == 'import' else (
-                absolute(stmt.module, stmt.level, package) or '.' * stmt.level + stmt.module)
+            name = (
+                alias[0]
+                if stmt.kind == 'import'
+                else (absolute(stmt.module, stmt.level, package) or '.' * stmt.level + stmt.module)
+            )
             if _listed(name, settings.lazy):
                 picked.add(i)
         if entries:
             first, last = stmt.start[0], stmt.end[0]
             unused = set()
             for i, alias in enumerate(stmt.aliases):
-                uses = [used for line, bound, used in entries
-                        if first <= line <= last and bound == bound_name(stmt, alias)]
+                uses = [
+                    used
+                    for line, bound, used in entries
+                    if first <= line <= last and bound == bound_name(stmt, alias)
+                ]
                 if uses and not any(uses):
                     unused.add(i)
             if stmt.kind == 'import' or len(unused) == len(stmt.aliases):
@@ -211,8 +226,10 @@ def choose(text: str, path: str, settings: Settings, say) -> list:
         if not picked:
             continue
         if stmt.refusal is not None:
-            say(f'{path}:{stmt.start[0]}:{stmt.start[1] + 1}: import of {written(stmt)} '
-                f'left eager: {stmt.refusal}')
+            say(
+                f'{path}:{stmt.start[0]}:{stmt.start[1] + 1}: import of {written(stmt)} '
+                f'left eager: {stmt.refusal}'
+            )
             continue
         chosen.append((stmt, sorted(picked)))
     return chosen
@@ -220,7 +237,7 @@ def choose(text: str, path: str, settings: Settings, say) -> list:
 
 def _index(tokens: list[Token], lines: list[str]):
     """(row, str column) -> the index of the NAME token there"""
-    at = {}
+    at: dict = {}
     for i, tok in enumerate(tokens):
         if tok.name == 'NAME':
             at.setdefault((tok.line, tok.utf8_byte_offset), i)
@@ -230,11 +247,13 @@ def _index(tokens: list[Token], lines: list[str]):
         try:
             return at[(row, len(lines[row - 1][:col].encode()))]
         except (KeyError, IndexError):
-            raise Refused(f'no token where the import at {row}:{col + 1} starts')
+            raise Refused(f'no token where the import at {row}:{col + 1} starts') from None
+
     return find
 
 
 # -- one file --------------------------------------------------------------------
+
 
 def fix_text(text: str, path: str, settings: Settings, say) -> str:
     """the text as fix leaves it (the same text when nothing changes);
@@ -249,7 +268,7 @@ def fix_text(text: str, path: str, settings: Settings, say) -> str:
             try:
                 tokens = src_to_tokens(text)
             except Exception as exc:  # tokenize.TokenError, IndentationError
-                raise Refused(f'cannot be tokenized: {exc}')
+                raise Refused(f'cannot be tokenized: {exc}') from None
             if tokens_to_src(tokens) != text:
                 raise Refused('its tokens do not give back its text')
             lines = text.splitlines(True)
@@ -261,8 +280,10 @@ def fix_text(text: str, path: str, settings: Settings, say) -> str:
                     for k in picked:
                         name = _checked_name(stmt, stmt.aliases[k], package)
                         if name is None:
-                            say(f'{path}:{stmt.start[0]}:{stmt.start[1] + 1}: import of '
-                                f'{written(stmt)} left eager: its package is not known here')
+                            say(
+                                f'{path}:{stmt.start[0]}:{stmt.start[1] + 1}: import of '
+                                f'{written(stmt)} left eager: its package is not known here'
+                            )
                         elif name not in names:
                             names.append(name)
                 if names:
@@ -274,7 +295,8 @@ def fix_text(text: str, path: str, settings: Settings, say) -> str:
     if settings.drop_cookie:
         out = drop_cookie(out)
     elif _cookie_name(out) != 'lazy' and (
-            out != text or listed or any(msg == MSG_NO_COOKIE for _, _, msg in problems(out))):
+        out != text or listed or any(msg == MSG_NO_COOKIE for _, _, msg in problems(out))
+    ):
         out = add_cookie(out)
     found = problems(out, cookie=not settings.drop_cookie)
     if found:
@@ -288,7 +310,7 @@ def _real(path: str) -> str:
 
 # -- 3.15's compiler --------------------------------------------------------------
 
-_COMPILE_ALL = r'''
+_COMPILE_ALL = r"""
 import json, sys
 errors = {}
 for path, text in json.load(sys.stdin).items():
@@ -297,7 +319,7 @@ for path, text in json.load(sys.stdin).items():
     except SyntaxError as exc:
         errors[path] = f'{exc.msg} (line {exc.lineno})'
 json.dump(errors, sys.stdout)
-'''
+"""
 
 
 def python315() -> str | None:
@@ -310,6 +332,7 @@ def python315() -> str | None:
         if os.access(candidate, os.X_OK):
             return candidate
     import shutil
+
     return shutil.which('python3.15')
 
 
@@ -322,13 +345,16 @@ def compile_315(texts: dict[str, str], say) -> dict[str, str]:
         return _compile_here(texts, lambda text: text)
     python = python315()
     if python is not None:
-        proc = subprocess.run([python, '-I', '-S', '-c', _COMPILE_ALL], input=json.dumps(texts),
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        proc = subprocess.run(
+            [python, '-I', '-S', '-c', _COMPILE_ALL], input=json.dumps(texts), capture_output=True, text=True
+        )
         if proc.returncode == 0:
             return json.loads(proc.stdout)
         say(f'fix: {python} failed ({proc.stderr.strip()[-200:]})')
-    say(f'fix: no Python 3.15 found (set LAZY_CODEC_PYTHON315=PATH): results compiled through '
-        f"lazy_codec's rewrite on {sys.version_info[0]}.{sys.version_info[1]} instead")
+    say(
+        f'fix: no Python 3.15 found (set LAZY_CODEC_PYTHON315=PATH): results compiled through '
+        f"lazy_codec's rewrite on {sys.version_info[0]}.{sys.version_info[1]} instead"
+    )
     return _compile_here(texts, rewrite)
 
 
@@ -344,6 +370,7 @@ def _compile_here(texts: dict[str, str], transform) -> dict[str, str]:
 
 # -- the command ---------------------------------------------------------------------
 
+
 def read_report(path: str) -> dict[str, list[tuple[int, str, bool]]]:
     """{file's real path: [(line, bound name, used)]} from a report's JSON"""
     with open(path, encoding='utf-8') as f:
@@ -356,12 +383,14 @@ def read_report(path: str) -> dict[str, list[tuple[int, str, bool]]]:
         else:  # a report of an older lazy_codec: `declared` is path:line
             filename, _, line = entry['declared'].rpartition(':')
         found.setdefault(_real(os.path.join(cwd, filename)), []).append(
-            (int(line), entry['bound_as'], bool(entry['used'])))
+            (int(line), entry['bound_as'], bool(entry['used']))
+        )
     return found
 
 
 def fix_paths(paths: list[str], settings: Settings, diff: bool = False) -> int:
     """fix each file; 1 if one changed (would, with `diff`) or was refused"""
+
     def say(message: str) -> None:
         print(message, file=sys.stderr)
 
@@ -392,11 +421,12 @@ def fix_paths(paths: list[str], settings: Settings, diff: bool = False) -> int:
             continue
         status = 1
         if diff:
-            sys.stdout.writelines(difflib.unified_diff(
-                _diff_lines(text), _diff_lines(new), fromfile=path, tofile=path))
+            sys.stdout.writelines(
+                difflib.unified_diff(_diff_lines(text), _diff_lines(new), fromfile=path, tofile=path)
+            )
         else:
-            with open(path, 'wb') as f:
-                f.write(_encode(new, encoding))
+            with open(path, 'wb') as out:
+                out.write(_encode(new, encoding))
             say(f'Rewriting {path}')
     return status
 

@@ -1,7 +1,7 @@
 """Putting module dicts back in the form the interpreter expects, after their
 lazy names are used.
 
-A module dict that held a lazy key (see lazy_codec._binding) is rebuilt once
+A module dict that held a lazy key (see lazy_codec.runtime.binding) is rebuilt once
 its last lazy name is used, so that it is again a dict of exact str keys,
 which the specializing interpreter needs (3.11+).  A rebuild frees the dict's
 key table, so it must not happen while a lookup in that dict is in progress:
@@ -13,19 +13,24 @@ rebuild waits for no thread to be there, with the binding lock held so that
 no lazy key comes back meanwhile.  A thread does it, soon after the last
 first use in a module, while the thread that used the name goes on.
 """
+
 import sys
 from _functools import partial
 from _operator import methodcaller
 from _thread import allocate_lock, start_new_thread
+from types import FrameType
 
-from lazy_codec._bytecode import dicts_being_iterated
+from lazy_codec.runtime.bytecode import dicts_being_iterated
 
 _call = methodcaller('__call__')
 
 
 def in_one_call(*calls) -> None:
     """run `calls` (C functions with their arguments bound) as one C call:
-    no other thread runs between them, as a thread switch needs bytecode"""
+    no other thread runs between them, as a thread switch needs bytecode.
+    That holds under the GIL only: on a free-threaded build (3.13t, 3.14t)
+    another thread can run meanwhile, and lazy_codec is not made for those
+    builds yet (its dict edits rely on this)."""
     any(map(_call, calls))
 
 
@@ -43,11 +48,11 @@ def plain_key(key: str) -> str:
     return sys.intern(str(key))
 
 
-# -- what waits: all under _binding.binding_lock ------------------------------
+# -- what waits: all under binding.binding_lock ------------------------------
 # namespaces to rebuild, by id
 _dirty: dict = {}
 # (namespace, key, value) of keys settled in place because a for loop that
-# may iterate `namespace` was running (see _binding.settle).  Each costs its
+# may iterate `namespace` was running (see binding.settle).  Each costs its
 # name a Python __eq__ call per lookup until swapped, once no such loop runs;
 # until then the dict is not rebuilt either
 _unswapped: list = []
@@ -95,7 +100,7 @@ def _make_plain(namespace: dict, key, value) -> None:
 
 def _rebuilt(namespace: dict) -> None:
     """`namespace` re-made, in the same order, with exact str keys only"""
-    items = [(plain_key(k) if type(k) is _binding.LazyName else k, v) for k, v in namespace.items()]
+    items = [(plain_key(k) if type(k) is binding.LazyName else k, v) for k, v in namespace.items()]
     in_one_call(namespace.clear, partial(namespace.update, items))
 
 
@@ -104,8 +109,9 @@ _MISSING = object()
 
 def _in_lookup() -> bool:
     """is any thread inside a lazy key's __eq__, i.e. inside a dict lookup?"""
-    eq_code = _binding.LazyName.__eq__.__code__
-    for frame in sys._current_frames().values():
+    eq_code = binding.LazyName.__eq__.__code__
+    for top in sys._current_frames().values():
+        frame: FrameType | None = top
         while frame is not None:
             if frame.f_code is eq_code:
                 return True
@@ -115,7 +121,7 @@ def _in_lookup() -> bool:
 
 def _rebuild_pending() -> None:
     """rebuild the dirty dicts that are safe to rebuild now (see above)"""
-    with _binding.binding_lock:
+    with binding.binding_lock:
         if _in_lookup():
             return
         iterated = dicts_being_iterated()
@@ -125,10 +131,11 @@ def _rebuild_pending() -> None:
             del _dirty[key]
             # (once per module, in this thread: a key still lazy, copied
             # while lazy, or escaped (see EscapedName) keeps the dict as it is)
-            if not any(type(k) is _binding.EscapedName or (
-                       type(k) is _binding.LazyName and
-                       (k.lazy is not None or type(v) is _reify.LazyImportType))
-                       for k, v in list(namespace.items())):
+            if not any(
+                type(k) is binding.EscapedName
+                or (type(k) is binding.LazyName and (k.lazy is not None or type(v) is reify.LazyImportType))
+                for k, v in list(namespace.items())
+            ):
                 _rebuilt(namespace)
 
 
@@ -156,7 +163,7 @@ def _run() -> None:
             # first a pause: the thread that started this one (3.13+ hands it
             # the GIL at the start) goes on with its lookup
             _wakeup.acquire(True, 0.001 if idle < 3 else 0.02)
-            with _binding.binding_lock:
+            with binding.binding_lock:
                 if _stopping or (idle > _LINGER and not _dirty and not _unswapped):
                     # released under the binding lock: _start, which holds
                     # it, sees either this thread going on or none
@@ -192,7 +199,7 @@ def stop() -> None:
 
 def _before_fork() -> None:
     stop()
-    with _binding.binding_lock:  # in this thread instead
+    with binding.binding_lock:  # in this thread instead
         _swap_pending()
     if _dirty:
         _rebuild_pending()
@@ -203,4 +210,4 @@ if hasattr(__import__('os'), 'register_at_fork'):
 __import__('atexit').register(stop)
 
 # (last: they import this module)
-from lazy_codec import _binding, _reify  # noqa: E402
+from lazy_codec.runtime import binding, reify  # noqa: E402

@@ -7,18 +7,20 @@ whose lazy syntax 3.15 would reject becomes blank lines and one `raise` of the
 SyntaxError that 3.15 gives, on the line 3.15 reports.
 
 Only the part of the file up to the last line that can hold a lazy statement
-is read (by `_lexer`): the rest is never looked at.
+is read (by `lexer`): the rest is never looked at.
 
-The steps: `_statements` reads the import statements into records and
-judges each (`verdict`, `can_be_lazy`); the emitter below alone writes what
-they become: runtime calls (`_call`) or the module that raises
-(`error_source`).
+The steps: `statements` reads the import statements into records,
+`verdicts` judges each (`verdict`, `can_be_lazy`); the emitter below alone
+writes what they become: runtime calls (`_call`) or the module that raises
+(`error_source`, and `undecodable` for bytes that are not UTF-8).
 """
-from lazy_codec import ENTRY_NAME
-from lazy_codec._lexer import Tok as _Tok, split_lines
-from lazy_codec._statements import (
-    TOKENS, LazyError, Statement, can_be_lazy, read_statements, verdict,
-)
+
+from lazy_codec.rewrite import ENTRY_NAME
+from lazy_codec.rewrite.cookie import cookie_span
+from lazy_codec.rewrite.lexer import Tok as _Tok
+from lazy_codec.rewrite.lexer import split_lines
+from lazy_codec.rewrite.statements import TOKENS, Statement, read_statements
+from lazy_codec.rewrite.verdicts import LazyError, can_be_lazy, verdict
 
 ONLY_AST = 0x400  # ast.PyCF_ONLY_AST: the parser's errors, not the compiler's
 
@@ -26,41 +28,13 @@ ONLY_AST = 0x400  # ast.PyCF_ONLY_AST: the parser's errors, not the compiler's
 LAZY_MODULES_NAME = '__lazy_modules__'
 SET_MODE_NAME = 'set_lazy_imports'  # a module that switches the mode: its plain imports decide at run time
 
-# -- the cookie ----------------------------------------------------------------
-
-def cookie_span(data: bytes):
-    """(start, end) of the codec name in the PEP 263 cookie of `data`'s first
-    two lines, or None: `^[ \\t\\f]*#.*?coding[:=][ \\t]*([-\\w.]+)`"""
-    offset = 0
-    for raw in data.split(b'\n', 2)[:2]:
-        line = raw.split(b'\r', 1)[0]
-        at = line.find(b'coding') if line.lstrip(b' \t\f').startswith(b'#') else -1
-        while at >= 0:
-            if line[at + 6:at + 7] in (b':', b'='):
-                start = at + 7
-                while line[start:start + 1] in (b' ', b'\t'):
-                    start += 1
-                end = start
-                while end < len(line) and (line[end:end + 1].isalnum() or line[end:end + 1] in b'-_.'):
-                    end += 1
-                if end > start:
-                    return offset + start, offset + end
-            at = line.find(b'coding', at + 1)
-        offset += len(raw) + 1
-    return None
-
-
-def cookie_name(data: bytes):
-    """the codec name (lowercased bytes) the PEP 263 cookie gives, or None"""
-    span = cookie_span(data)
-    return None if span is None else data[span[0]:span[1]].lower()
-
-
 # -- the emitter: what each statement becomes ----------------------------------
+
 
 class Edit:
     """the text from `start` to `end` (rows, columns) becomes `code` and
     `close`; a call's `code` is left open, for `close` to end it"""
+
     __slots__ = ('start', 'end', 'code', 'close')
 
     def __init__(self, start: tuple, end: tuple, code: str, close: str = ')') -> None:
@@ -141,15 +115,14 @@ def _apply(lines: list[str], edits: list[Edit]) -> list[str]:
 
 
 def _ending(line: str) -> str:
-    return line[len(line.rstrip('\r\n')):]
+    return line[len(line.rstrip('\r\n')) :]
 
 
 # what error_source writes at the start of the error's line
 ERROR_CALL = f'raise {ENTRY_NAME}.syntax_error('
 
 
-def error_source(lines: list[str], error: LazyError, first_line: int = 1,
-                 text: 'str | None' = None) -> str:
+def error_source(lines: list[str], error: LazyError, first_line: int = 1, text: 'str | None' = None) -> str:
     """the whole module as one raise of `error`, on its line; the text's
     first line is the file's line `first_line`; `text` is the error's source
     line if not the file's own"""
@@ -171,6 +144,7 @@ def raises(text: str, out: str) -> bool:
 
 # -- the rewrite ---------------------------------------------------------------
 
+
 def _runs_into_import(text: str, at: int) -> bool:
     """is the `lazy` at `at` followed, over blanks and backslash
     continuations, by the word `import` or `from`?"""
@@ -181,7 +155,7 @@ def _runs_into_import(text: str, at: int) -> bool:
         if ch in ' \t\f':
             pos += 1
         elif ch == '\\':
-            ending = text[pos + 1:pos + 3]
+            ending = text[pos + 1 : pos + 3]
             if ending == '\r\n':
                 pos += 3
             elif ending[:1] in ('\n', '\r') and ending:
@@ -195,7 +169,7 @@ def _runs_into_import(text: str, at: int) -> bool:
         return False
     for word in ('import', 'from'):
         if text.startswith(word, pos):
-            after = text[pos + len(word):pos + len(word) + 1]
+            after = text[pos + len(word) : pos + len(word) + 1]
             return not (after.isalnum() or after == '_')
     return False
 
@@ -207,7 +181,7 @@ def last_candidate(text: str) -> int:
         at = text.rfind('lazy', 0, end)
         if at < 0:
             return -1
-        before = text[at - 1:at]
+        before = text[at - 1 : at]
         if _runs_into_import(text, at) and not (before.isidentifier() or before.isdigit() or before == '.'):
             return at
         end = at + 3  # rfind's end is exclusive: the next match starts before `at`
@@ -230,7 +204,7 @@ def rewrite(text: str, first_line: int = 1, every_import: bool = False) -> str:
     if not errors:
         if not edits:
             return text
-        return ''.join(_apply(reader.lines, edits)) + text[reader.end:]
+        return ''.join(_apply(reader.lines, edits)) + text[reader.end :]
     # 3.15 reports the parser's first error, else its first lazy placement
     # error (before any other of its compiler's): the file's own parser
     # errors are found by parsing it with the bad statements made neutral
@@ -244,3 +218,46 @@ def rewrite(text: str, first_line: int = 1, every_import: bool = False) -> str:
         if not grammar or theirs < (grammar[0].lineno, grammar[0].offset):
             return probe  # the compiler raises its own error from this text
     return error_source(lines, grammar[0] if grammar else errors[0][0], first_line)
+
+
+# -- bytes that are not UTF-8 ---------------------------------------------------
+
+# `lazy ` at the start of a statement's line: what makes it eager
+LAZY_KEYWORD = rb'(?m)^([ \t]*)lazy[ \t]+(?=import\b|from\b)'
+
+
+def without_lazy(data: bytes) -> bytes:
+    """`data` with `lazy ` left out of every lazy statement that starts a line"""
+    import re  # (not at the first decode: only bytes that are not UTF-8 need it)
+
+    return re.sub(LAZY_KEYWORD, rb'\1', data)
+
+
+def undecodable(data: bytes, first_line: int = 1) -> str:
+    """a module that raises the SyntaxError this interpreter gives for the
+    same bytes declared as UTF-8 (without `lazy`, which it cannot parse)"""
+    span = cookie_span(data)
+    as_utf_8 = without_lazy(data if span is None else data[: span[0]] + b'utf-8' + data[span[1] :])
+    # blank lines for those before the text, so that a message that names
+    # a line ("... on line 4") names the file's
+    shift = first_line - 1
+    try:
+        compile(b'\n' * shift + as_utf_8, '<lazy_codec>', 'exec', dont_inherit=True)
+    except SyntaxError as exc:
+        lineno = max((exc.lineno or 1) - shift, 1)
+        end_lineno = max((getattr(exc, 'end_lineno', None) or exc.lineno or 1) - shift, 1)
+        error = LazyError(
+            exc.msg,
+            lineno,
+            exc.offset or 1,
+            end_lineno,
+            getattr(exc, 'end_offset', None) or exc.offset or 1,
+            True,
+        )
+        text = exc.text
+    else:
+        # this interpreter accepts them (3.9-3.13 do not check comments):
+        # so does the codec, with U+FFFD where the comment had bad bytes
+        return rewrite(data.decode('utf-8', 'replace'), first_line)
+    lines = split_lines(data.decode('utf-8', 'replace'))
+    return error_source(lines, error, first_line, text=text)

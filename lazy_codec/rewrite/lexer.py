@@ -11,9 +11,10 @@ What it cannot vouch for -- tabs or form feeds in indentation, a string or
 bracket left open, a stray backslash, a name that is not ASCII, an
 f-string holding a replacement field on 3.12+ (nested quotes), ... --
 raises `Unsupported`, and the caller reads the text again with
-`_tokenized.tokenized_lines`, the stdlib tokenizer's view.  Both yield the
+`tokenized.tokenized_lines`, the stdlib tokenizer's view.  Both yield the
 same tokens for what the rewrite looks at (asserted by tests/test_lexer.py).
 """
+
 import sys
 
 # token types: only what the rewrite tells apart
@@ -28,6 +29,7 @@ NEWLINE = 'NEWLINE'
 
 class Tok:
     """one token: its type, text, and (row, col) where it starts and ends"""
+
     __slots__ = ('type', 'string', 'start', 'end')
 
     def __init__(self, type: str, string: str, start: tuple, end: tuple) -> None:
@@ -49,10 +51,10 @@ class LineReader:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.lines = []  # the lines read so far, endings kept
+        self.lines: list[str] = []  # the lines read so far, endings kept
         self.end = 0  # where the next line starts
         # the tokens of the logical line the tokenizer stopped in, if it did
-        self.unfinished = None
+        self.unfinished: list[Tok] | None = None
 
     def readline(self) -> str:
         """the next line with a '\\n' ending (columns are the same), or ''"""
@@ -63,19 +65,18 @@ class LineReader:
         stop = len(text) if nl < 0 else nl + 1
         cr = text.find('\r', start, stop)
         if cr >= 0:  # '\r' or '\r\n' ends the line
-            stop = cr + 2 if text[cr + 1:cr + 2] == '\n' else cr + 1
+            stop = cr + 2 if text[cr + 1 : cr + 2] == '\n' else cr + 1
         line = text[start:stop]
         self.lines.append(line)
         self.end = stop
         return line.rstrip('\r\n') + '\n'
-
 
     def read_through(self, at: int) -> list:
         """read the lines through the one that holds offset `at`; they come
         as readline gives them"""
         stop = self.text.find('\n', at)
         stop = len(self.text) if stop < 0 else stop + 1
-        chunk = self.text[self.end:stop]
+        chunk = self.text[self.end : stop]
         if '\r' in chunk:
             lines = []
             while self.end <= at:
@@ -102,29 +103,123 @@ def split_lines(text: str) -> list:
 
 # the hard keywords of 3.9-3.14 (keyword.kwlist, asserted by the tests; not
 # imported: the module is one more import at the first decode)
-KEYWORDS = frozenset((
-    'False', 'None', 'True', 'and', 'as', 'assert', 'async', 'await', 'break',
-    'class', 'continue', 'def', 'del', 'elif', 'else', 'except', 'finally',
-    'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal',
-    'not', 'or', 'pass', 'raise', 'return', 'try', 'while', 'with', 'yield',
-) + (('__peg_parser__',) if sys.version_info[:2] == (3, 9) else ()))
+KEYWORDS = frozenset(
+    (
+        'False',
+        'None',
+        'True',
+        'and',
+        'as',
+        'assert',
+        'async',
+        'await',
+        'break',
+        'class',
+        'continue',
+        'def',
+        'del',
+        'elif',
+        'else',
+        'except',
+        'finally',
+        'for',
+        'from',
+        'global',
+        'if',
+        'import',
+        'in',
+        'is',
+        'lambda',
+        'nonlocal',
+        'not',
+        'or',
+        'pass',
+        'raise',
+        'return',
+        'try',
+        'while',
+        'with',
+        'yield',
+    )
+    + (('__peg_parser__',) if sys.version_info[:2] == (3, 9) else ())
+)
 
-COMPOUND = frozenset((
-    'if', 'elif', 'else', 'for', 'while', 'with', 'try', 'except', 'finally',
-    'def', 'class', 'async', 'match', 'case',
-))
+COMPOUND = frozenset(
+    (
+        'if',
+        'elif',
+        'else',
+        'for',
+        'while',
+        'with',
+        'try',
+        'except',
+        'finally',
+        'def',
+        'class',
+        'async',
+        'match',
+        'case',
+    )
+)
 _COMPOUND_FIRST = frozenset(word[0] for word in COMPOUND)
 
 _F_PREFIXES = frozenset(('f', 'fr', 'rf') + (('t', 'tr', 'rt') if sys.version_info >= (3, 14) else ()))
 _PREFIXES = frozenset(('', 'r', 'u', 'b', 'br', 'rb')) | _F_PREFIXES
 # 3.12+ f-strings may nest the same quotes inside a replacement field
 _NESTED_FSTRINGS = sys.version_info >= (3, 12)
-_OPERATORS = frozenset((
-    '**=', '//=', '>>=', '<<=', '...', '->', '**', '//', '>>', '<<', '<=',
-    '>=', '==', '!=', ':=', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=',
-    '@=', '+', '-', '*', '/', '%', '&', '|', '^', '~', '<', '>', '(', ')',
-    '[', ']', '{', '}', ',', ':', ';', '.', '=', '@',
-) + (('<>',) if sys.version_info >= (3, 12) else ()))  # 3.12+ reads `<>` as one
+_OPERATORS = frozenset(
+    (
+        '**=',
+        '//=',
+        '>>=',
+        '<<=',
+        '...',
+        '->',
+        '**',
+        '//',
+        '>>',
+        '<<',
+        '<=',
+        '>=',
+        '==',
+        '!=',
+        ':=',
+        '+=',
+        '-=',
+        '*=',
+        '/=',
+        '%=',
+        '&=',
+        '|=',
+        '^=',
+        '@=',
+        '+',
+        '-',
+        '*',
+        '/',
+        '%',
+        '&',
+        '|',
+        '^',
+        '~',
+        '<',
+        '>',
+        '(',
+        ')',
+        '[',
+        ']',
+        '{',
+        '}',
+        ',',
+        ':',
+        ';',
+        '.',
+        '=',
+        '@',
+    )
+    + (('<>',) if sys.version_info >= (3, 12) else ())
+)  # 3.12+ reads `<>` as one
 _NUMBER_CHARS = frozenset('0123456789_.eEjJxXoObBaAcCdDfF')
 _WORD_CHARS = frozenset('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_')
 
@@ -238,7 +333,6 @@ def _skip_string(reader: LineReader, lines: list, quote_at: int, prefix: str) ->
     body = quote_at + len(quote)
     if _NESTED_FSTRINGS and prefix in _F_PREFIXES:
         return _skip_fstring(reader, lines, body, quote)
-    first = len(lines) - 1
     end = _string_end(line, body, quote)
     if end < 0 and len(quote) == 3:
         # a docstring, say: find its end in the whole text, and take the
@@ -300,8 +394,14 @@ def _scan(reader: LineReader, line: str, at: int, words: tuple) -> tuple:
         code = line[at:stop]
         continued = False
         if code:
-            depth += (code.count('(') + code.count('[') + code.count('{')
-                      - code.count(')') - code.count(']') - code.count('}'))
+            depth += (
+                code.count('(')
+                + code.count('[')
+                + code.count('{')
+                - code.count(')')
+                - code.count(']')
+                - code.count('}')
+            )
             if depth < 0:
                 raise Unsupported('a bracket closes that was not opened')
             if '\\' in code:
@@ -328,7 +428,7 @@ def _scan(reader: LineReader, line: str, at: int, words: tuple) -> tuple:
 
 def _tokens(src: str, at: int, row: int) -> list:
     """the tokens of the logical line `src` from `at`, its first token, on `row`"""
-    toks = []
+    toks: list[Tok] = []
     line_start = 0
     n = len(src)
     while at < n:
@@ -349,7 +449,7 @@ def _tokens(src: str, at: int, row: int) -> list:
             end = at + 1
             while end < n and src[end] in _WORD_CHARS:
                 end += 1
-            if src[end:end + 1] in ('"', "'") and src[at:end].lower() in _PREFIXES:
+            if src[end : end + 1] in ('"', "'") and src[at:end].lower() in _PREFIXES:
                 at, row, line_start = _string_token(toks, src, at, end, row, line_start)
                 continue
             if end < n and src[end] > '\x7f':
@@ -358,10 +458,14 @@ def _tokens(src: str, at: int, row: int) -> list:
             at = end
         elif ch in '"\'':
             at, row, line_start = _string_token(toks, src, at, at, row, line_start)
-        elif ch.isdigit() or ch == '.' and src[at + 1:at + 2].isdigit():
+        elif ch.isdigit() or ch == '.' and src[at + 1 : at + 2].isdigit():
             end = at + 1
-            while end < n and (src[end] in _NUMBER_CHARS or src[end] in '+-' and src[end - 1] in 'eE'
-                               and src[at:at + 2].lower() != '0x'):
+            while end < n and (
+                src[end] in _NUMBER_CHARS
+                or src[end] in '+-'
+                and src[end - 1] in 'eE'
+                and src[at : at + 2].lower() != '0x'
+            ):
                 end += 1
             if end < n and (src[end] > '\x7f' or src[end] in _WORD_CHARS):
                 raise Unsupported('a number run into a name')
@@ -369,7 +473,7 @@ def _tokens(src: str, at: int, row: int) -> list:
             at = end
         else:
             for size in (3, 2, 1):
-                op = src[at:at + size]
+                op = src[at : at + size]
                 if op in _OPERATORS:
                     break
             else:
@@ -432,10 +536,16 @@ def logical_lines(reader: LineReader, stop_after: int, plain: bool = False):
         if wanted:
             yield _tokens(''.join(lines), col, start_row)
         elif word in COMPOUND:
-            if last == ':' and word not in _HEADERS_READ_WHOLE and all('lambda' not in line for line in lines):
+            if (
+                last == ':'
+                and word not in _HEADERS_READ_WHOLE
+                and all('lambda' not in line for line in lines)
+            ):
                 # a block header (the common case): all the rewrite reads of it
-                yield [Tok(NAME, word, (start_row, col), (start_row, col + len(word))),
-                       Tok(OP, ':', (row, 0), (row, 1))]
+                yield [
+                    Tok(NAME, word, (start_row, col), (start_row, col + len(word))),
+                    Tok(OP, ':', (row, 0), (row, 1)),
+                ]
             else:
                 yield _tokens(''.join(lines), col, start_row)
         else:

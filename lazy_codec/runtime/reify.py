@@ -4,26 +4,31 @@ the error as 3.15 does (chained to the `lazy` line, no frame of ours between
 the use and the imported module's frames).  A failed resolution leaves the
 binding lazy: the next use tries again.
 """
+
 import sys
 from _functools import partial
-from types import TracebackType
+from types import CodeType, TracebackType
 
-from lazy_codec._bytecode import name_loaded_for_attribute
+from lazy_codec.runtime.bytecode import name_loaded_for_attribute
 
 try:
     ImportCycleError = ImportCycleError  # 3.15, or the .pth's
 except NameError:
+
     class ImportCycleError(ImportError):
         """Import produces a cycle."""
-    ImportCycleError.__module__ = 'builtins'
-    __import__('builtins').ImportCycleError = ImportCycleError
 
+    ImportCycleError.__module__ = 'builtins'
+    setattr(__import__('builtins'), 'ImportCycleError', ImportCycleError)
+
+TYPE_CHECKING = False  # (mypy reads `if TYPE_CHECKING:` blocks as true; typing is not imported)
 _getframe = sys._getframe
 _MISSING = object()
 
 
 class _BoundResolve:
     """`lazy.resolve`, shown as 3.15's built-in method is"""
+
     __slots__ = ('__self__',)
     __name__ = 'resolve'
     __doc__ = 'Resolve the lazy import and return the imported object.'
@@ -31,7 +36,7 @@ class _BoundResolve:
     def __getattr__(self, name):
         if name == '__qualname__':  # (one in the class body would be the class's)
             return 'lazy_import.resolve'
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        raise AttributeError(f'{type(self).__name__!r} object has no attribute {name!r}')
 
     def __call__(self):
         return _resolve(self.__self__)
@@ -42,6 +47,7 @@ class _BoundResolve:
 
 class _Resolve:
     """`LazyImportType.resolve`, shown as 3.15's method descriptor is"""
+
     __slots__ = ()
     __name__ = 'resolve'
     __doc__ = _BoundResolve.__doc__
@@ -49,7 +55,7 @@ class _Resolve:
     def __getattr__(self, name):
         if name == '__qualname__':  # (one in the class body would be the class's)
             return 'lazy_import.resolve'
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        raise AttributeError(f'{type(self).__name__!r} object has no attribute {name!r}')
 
     def __get__(self, lazy, owner=None):
         if lazy is None:
@@ -60,8 +66,10 @@ class _Resolve:
 
     def __call__(self, lazy):
         if type(lazy) is not LazyImportType:
-            raise TypeError("descriptor 'resolve' for 'lazy_import' objects doesn't apply to a "
-                            f"'{type(lazy).__name__}' object")
+            raise TypeError(
+                "descriptor 'resolve' for 'lazy_import' objects doesn't apply to a "
+                f"'{type(lazy).__name__}' object"
+            )
         return _resolve(lazy)
 
     def __repr__(self) -> str:
@@ -77,8 +85,32 @@ for _cls, _name in ((_BoundResolve, 'builtin_function_or_method'), (_Resolve, 'm
 class LazyImportType:
     """a lazy import's binding before first use (3.15's types.LazyImportType;
     its docstring, below, is 3.15's)"""
-    __slots__ = ('_name', '_statement', '_globals', '_filename', '_lineno', '_submodule', '_base',
-                 '_key', '_from', '_shown', '_attached')
+
+    __slots__ = (
+        '_name',
+        '_statement',
+        '_globals',
+        '_filename',
+        '_lineno',
+        '_submodule',
+        '_base',
+        '_key',
+        '_from',
+        '_shown',
+        '_attached',
+    )
+    if TYPE_CHECKING:  # (the slots' types, for mypy: no __annotations__ at run time)
+        _name: str  # what it imports (a module, or module.name for a `from`)
+        _statement: str  # the statement a first use runs: `import x as v`, `from m import x as v`
+        _globals: dict  # the importer's globals
+        _filename: str
+        _lineno: int  # where the lazy statement is
+        _submodule: 'str | None'  # the dotted name a package must have for `import a.b.c`
+        _base: 'str | None'  # a `from` import's module
+        _key: 'binding.LazyName | None'  # its key once bound
+        _from: 'LazyImportType | None'  # a projection's lazy object (see projection)
+        _shown: 'str | None'  # the name repr shows, when not _name
+        _attached: bool  # a submodule's binding in its package (see attached_lazy)
 
     def __new__(cls, *args, **kwargs):
         raise TypeError("cannot create 'lazy_import' instances")
@@ -87,9 +119,18 @@ class LazyImportType:
         raise TypeError("type 'lazy_import' is not an acceptable base type")
 
     def __dir__(self):
-        return sorted(set(object.__dir__(self)) - set(LazyImportType.__slots__)
-                      - {'__slots__', '__getattr__', '__module__', '__init_subclass__',
-                         '__static_attributes__', '__firstlineno__'})  # (3.13+ adds these two)
+        return sorted(
+            set(object.__dir__(self))
+            - set(LazyImportType.__slots__)
+            - {
+                '__slots__',
+                '__getattr__',
+                '__module__',
+                '__init_subclass__',
+                '__static_attributes__',
+                '__firstlineno__',
+            }
+        )  # (3.13+ adds these two)
 
     def __repr__(self) -> str:
         return f'<lazy_import {self._shown or self._name!r}>'
@@ -102,23 +143,28 @@ class LazyImportType:
         if value is not _MISSING:
             return getattr(value, name)
         raise AttributeError(
-            f'cannot access attribute {name!r} on unresolved lazy import {self._shown or self._name!r}')
+            f'cannot access attribute {name!r} on unresolved lazy import {self._shown or self._name!r}'
+        )
 
     resolve = _Resolve()  # (import the target and return it; the binding is left as it is)
 
 
+for _attribute in ('__annotations__', '__annotate_func__'):  # (mypy's only: see TYPE_CHECKING)
+    if _attribute in LazyImportType.__dict__:
+        delattr(LazyImportType, _attribute)
 LazyImportType.__name__ = LazyImportType.__qualname__ = 'lazy_import'
 LazyImportType.__doc__ = (
     'Represents a lazy import that will be resolved on first use.\n\n'
     'Instances of this object accessed from the global scope will be\n'
     'automatically imported based upon their name and then replaced with\n'
-    'the imported value.')
+    'the imported value.'
+)
 LazyImportType.__module__ = 'builtins'
 
 
 def attached_lazy(full: str, package_dict: dict, origin: LazyImportType) -> LazyImportType:
     """the lazy object of a submodule bound in its package (see
-    _modules.attach): it imports `full`; an error points at `origin`'s line"""
+    modules.attach): it imports `full`; an error points at `origin`'s line"""
     lazy = new_lazy(full, f'import {full} as v', package_dict, origin._filename, origin._lineno)
     lazy._attached = True
     return lazy
@@ -158,7 +204,7 @@ def _loaded_by_name(lazy: LazyImportType, frame):
     if found is None or found[2] is not lazy:
         return _MISSING
     value = lazy.resolve()
-    _binding.rebind(found[1], found[0], lazy, value)
+    binding.rebind(found[1], found[0], lazy, value)
     return value
 
 
@@ -166,12 +212,17 @@ def projection(source: LazyImportType, attr: str, frame) -> LazyImportType:
     """3.15's lazy object for `attr` of a lazy object that a replaced
     __lazy_import__ returned (`lazy import a.b as c`, `lazy from a import b`):
     resolving it resolves `source`, then imports `attr` from what that gave"""
-    lazy = new_lazy(f'{source._shown or source._name}.{attr}', attr, source._globals,
-                    frame.f_code.co_filename, frame.f_lineno)
+    lazy = new_lazy(
+        f'{source._shown or source._name}.{attr}',
+        attr,
+        source._globals,
+        frame.f_code.co_filename,
+        frame.f_lineno,
+    )
     if source._shown is not None and source._shown.endswith('...'):
         lazy._name = f'{source._name}.{attr}'
     elif source._from is None and source._submodule is not None:
-        lazy._name = f"{source._name.partition('.')[0]}.{attr}"  # __import__('a.b') gives a
+        lazy._name = f'{source._name.partition(".")[0]}.{attr}'  # __import__('a.b') gives a
     lazy._from = source
     return lazy
 
@@ -187,8 +238,7 @@ def import_from(value, attr: str):
         module = sys.modules.get(f'{package}.{attr}')
         if module is not None:
             return module
-    raise ImportError(f'cannot import name {attr!r} from {package!r} (unknown location)',
-                      name=package)
+    raise ImportError(f'cannot import name {attr!r} from {package!r} (unknown location)', name=package)
 
 
 def import_target(lazy: LazyImportType):
@@ -200,8 +250,8 @@ def import_target(lazy: LazyImportType):
             return None, exc
         try:
             return import_from(value, lazy._statement), None
-        except BaseException as exc:
-            return None, _chained(exc, lazy, None, handling is not None)
+        except BaseException as error:
+            return None, _chained(error, lazy, None, handling is not None)
     code = statement_code(lazy._statement, lazy._filename, lazy._lineno)
     # the statement's locals, which a replaced __import__ gets: the module's
     # globals, as on 3.15 (click's own import test reads `__name__` there),
@@ -210,21 +260,21 @@ def import_target(lazy: LazyImportType):
     namespace = {'g': lazy._globals} if '__import__(' in lazy._statement else _ModuleLocals(lazy._globals)
     try:
         if lazy._base is not None:
-            _modules.import_named_submodule(lazy)
+            modules.import_named_submodule(lazy)
         exec(code, lazy._globals, namespace)
         value = dict.__getitem__(namespace, 'v')
         if type(value) is LazyImportType:  # what a replaced __import__ returned
             value = value.resolve()
         if lazy._submodule is not None and lazy._statement.startswith('import '):
-            _modules.check_package(value, lazy._submodule)  # (a statement's, not __lazy_import__'s)
+            modules.check_package(value, lazy._submodule)  # (a statement's, not __lazy_import__'s)
     except BaseException as exc:
         return None, _chained(exc, lazy, code, handling is not None)
     finally:
-        if lazy._base is not None and _modules.loaded(lazy._base):
-            _modules.lazy_modules.discard(lazy._base)
+        if lazy._base is not None and modules.loaded(lazy._base):
+            modules.lazy_modules.discard(lazy._base)
     if lazy._submodule is None:
-        _modules.lazy_modules.discard(lazy._name)
-    _modules.attach_submodules(lazy._submodule or lazy._base or lazy._name, lazy)
+        modules.lazy_modules.discard(lazy._name)
+    modules.attach_submodules(lazy._submodule or lazy._base or lazy._name, lazy)
     return value, None
 
 
@@ -232,6 +282,7 @@ class _ModuleLocals(dict):
     """a reified statement's locals: reads see the module's globals, as a
     module-level statement's locals are its globals; the statement's own
     store (`v`) stays in this dict"""
+
     __slots__ = ('_globals',)
 
     def __init__(self, globals_: dict) -> None:
@@ -307,7 +358,13 @@ def _from_template(statement: str):
     if len(words) == 4 and words[0] == 'import' and words[2] == 'as' and words[3] == 'v':
         names = words[1].split('.')
         shape = ('import', 0, len(names))
-    elif len(words) == 6 and words[0] == 'from' and words[2] == 'import' and words[4] == 'as' and words[5] == 'v':
+    elif (
+        len(words) == 6
+        and words[0] == 'from'
+        and words[2] == 'import'
+        and words[4] == 'as'
+        and words[5] == 'v'
+    ):
         dotted = words[1].lstrip('.')
         names = (dotted.split('.') if dotted else []) + [words[3]]
         shape = ('from', len(words[1]) - len(dotted), len(names))
@@ -330,9 +387,9 @@ def _template(kind: str, level: int, count: int) -> tuple:
     template in costs one call"""
     placeholders = [f'_{i}' for i in range(count)]
     if kind == 'import':
-        text = f"import {'.'.join(placeholders)} as v"
+        text = f'import {".".join(placeholders)} as v'
     else:
-        text = f"from {'.' * level}{'.'.join(placeholders[:-1])} import {placeholders[-1]} as v"
+        text = f'from {"." * level}{".".join(placeholders[:-1])} import {placeholders[-1]} as v'
     code = compile(text, '<lazy import>', 'exec', dont_inherit=True)
 
     def expression(value) -> str:
@@ -378,7 +435,9 @@ def _placed(code, filename: str, lineno: int):
     return code.replace(co_filename=filename, co_firstlineno=lineno, co_linetable=table)
 
 
-def _chained(exc: BaseException, lazy: LazyImportType, code, handling: bool) -> BaseException:
+def _chained(
+    exc: BaseException, lazy: LazyImportType, code: 'CodeType | None', handling: bool
+) -> BaseException:
     """3.15's shape: the error as raised where the name was used, caused by
     an ImportError whose traceback is the lazy statement's line; or, when the
     error already has a chain (a cause, a context, `from None`; a use in an
@@ -389,12 +448,12 @@ def _chained(exc: BaseException, lazy: LazyImportType, code, handling: bool) -> 
         tb = tb.tb_next
     if tb is not None:
         exc.__traceback__ = tb.tb_next
-    if handling or exc.__cause__ is not None or exc.__context__ is not None or \
-            exc.__suppress_context__:
+    if handling or exc.__cause__ is not None or exc.__context__ is not None or exc.__suppress_context__:
         note = f'lazy import of {lazy._name!r} declared in <module> at {lazy._filename}:{lazy._lineno}'
         notes = getattr(exc, '__notes__', None)
         if notes is None:
-            notes = exc.__notes__ = []
+            notes = []
+            setattr(exc, '__notes__', notes)  # (3.11+ have add_note; 3.9 and 3.10 not)
         if note not in notes:
             notes.append(note)
         return exc
@@ -424,9 +483,10 @@ def raising(exc: BaseException):
     handling = sys.exc_info()[1]
     if handling is not None and handling is not exc and exc.__context__ is None:
         exc.__context__ = handling
-    return type('lazy_import_error', (), {
-        '__slots__': (), '__bool__': staticmethod(partial(_finished.throw, exc))})()
+    return type(
+        'lazy_import_error', (), {'__slots__': (), '__bool__': staticmethod(partial(_finished.throw, exc))}
+    )()
 
 
 # (last: they import this module)
-from lazy_codec import _binding, _modules  # noqa: E402
+from lazy_codec.runtime import binding, modules  # noqa: E402

@@ -3,17 +3,18 @@
 `types` and `builtins` when it loads.
 
 Each entry point decides, as 3.15 does, whether a statement binds lazily;
-a lazy binding is made by lazy_codec._binding, resolved by lazy_codec._reify,
-and the modules it names are tracked by lazy_codec._modules.
+a lazy binding is made by lazy_codec.runtime.binding, resolved by lazy_codec.runtime.reify,
+and the modules it names are tracked by lazy_codec.runtime.modules.
 """
+
 import sys
 from _operator import index as _index
 
-from lazy_codec import ENTRY_NAME, ENTRY_POINTS
-from lazy_codec._binding import bind, bind_where_stored
-from lazy_codec._bytecode import at_module_level
-from lazy_codec._modules import attach, attach_submodules, initializing, lazy_modules, loaded
-from lazy_codec._reify import LazyImportType, import_from, new_lazy, projection, statement_code
+from lazy_codec.rewrite import ENTRY_NAME, ENTRY_POINTS
+from lazy_codec.runtime.binding import bind, bind_where_stored
+from lazy_codec.runtime.bytecode import at_module_level
+from lazy_codec.runtime.modules import attach, attach_submodules, initializing, lazy_modules, loaded
+from lazy_codec.runtime.reify import LazyImportType, import_from, new_lazy, projection, statement_code
 
 _getframe = sys._getframe
 _MISSING = object()
@@ -24,8 +25,9 @@ _MISSING = object()
 _PTH_LAZY_IMPORT = vars(__import__('builtins')).get('__lazy_import__')
 if getattr(_PTH_LAZY_IMPORT, '__self__', None) is not vars(__import__('builtins')).get(ENTRY_NAME):
     _PTH_LAZY_IMPORT = _MISSING
-_NATIVE_LAZY_IMPORT = vars(__import__('builtins')).get('__lazy_import__', _MISSING) \
-    if sys.version_info >= (3, 15) else _MISSING  # the interpreter's own
+_NATIVE_LAZY_IMPORT = (
+    vars(__import__('builtins')).get('__lazy_import__', _MISSING) if sys.version_info >= (3, 15) else _MISSING
+)  # the interpreter's own
 
 # -- the mode and the filter (3.15's sys.set_lazy_imports and _filter) --------
 
@@ -36,18 +38,19 @@ _filter = None  # called at each potentially lazy import; falsy: import eagerly
 def set_lazy_imports(*args):
     if len(args) != 1:
         raise TypeError("set_lazy_imports() missing required argument 'mode' (pos 1)")
-    mode, = args
+    (mode,) = args
     if not isinstance(mode, str):
         raise TypeError("mode must be a string: 'normal' or 'all'")
     if mode not in ('normal', 'all'):
         raise ValueError("mode must be 'normal' or 'all'")
     global _mode
     _mode = mode
-    from lazy_codec import _all
+    from lazy_codec.runtime import mode_all
+
     if mode == 'all':
-        _all.install()
+        mode_all.install()
     else:
-        _all.uninstall()
+        mode_all.uninstall()
 
 
 def get_lazy_imports() -> str:
@@ -57,7 +60,7 @@ def get_lazy_imports() -> str:
 def set_lazy_imports_filter(*args):
     if len(args) != 1:
         raise TypeError("set_lazy_imports_filter() missing required argument 'filter' (pos 1)")
-    func, = args
+    (func,) = args
     if func is not None and not callable(func):
         raise ValueError('filter provided but is not callable')
     global _filter
@@ -88,6 +91,7 @@ def _eager(frame, statement: str, line: int) -> None:
 # -- the entry points (lazy_codec._abi1 gives them their stable names) --------
 # `line`: the statement's line, as the rewrite knows it (bytecode cached
 # before the rewrite passed it gives none: 0, the frame's line is read then)
+
 
 def lazy_import(*aliases: 'tuple[str, str | None]', line: int = 0) -> None:
     """`lazy import a.b.c as d, e` on line 7 -> lazy_import(('a.b.c', 'd'), ('e', None), line=7)"""
@@ -127,8 +131,14 @@ def _import(frame, aliases, explicit: bool, line: int) -> None:
             continue
         if asname is None:
             top = dotted.partition('.')[0]
-            lazy = new_lazy(dotted, f'import {top} as v', frame.f_globals, filename, line,
-                            submodule=dotted if top != dotted else None)
+            lazy = new_lazy(
+                dotted,
+                f'import {top} as v',
+                frame.f_globals,
+                filename,
+                line,
+                submodule=dotted if top != dotted else None,
+            )
             bound = top
         else:
             lazy = new_lazy(dotted, f'import {dotted} as v', frame.f_globals, filename, line)
@@ -151,10 +161,12 @@ def _from(frame, module: str, level: int, aliases, explicit: bool, line: int) ->
         return
     filename, line = frame.f_code.co_filename, line or frame.f_lineno
     base = _absolute(module, level, frame.f_globals)
-    fromlist = tuple([attr for attr, _ in aliases]) if _filter is not None else None  # (only the filter reads it)
+    fromlist = (
+        tuple([attr for attr, _ in aliases]) if _filter is not None else None
+    )  # (only the filter reads it)
     if not _lazy_here(frame, base, fromlist, explicit):
         names = ', '.join([attr + (f' as {asname}' if asname else '') for attr, asname in aliases])
-        _eager(frame, f"from {'.' * level}{module} import {names}", line)
+        _eager(frame, f'from {"." * level}{module} import {names}', line)
         return
     imported = sys.modules.get(base)
     if not loaded(base):
@@ -172,13 +184,18 @@ def _from(frame, module: str, level: int, aliases, explicit: bool, line: int) ->
             if value is not _MISSING and type(value) is not LazyImportType:
                 namespace[bound] = value
                 continue
-            if value is _MISSING and '__path__' in loaded_dict and \
-                    sys.modules.get(full) is not None and not initializing(imported):
+            if (
+                value is _MISSING
+                and '__path__' in loaded_dict
+                and sys.modules.get(full) is not None
+                and not initializing(imported)
+            ):
                 # a submodule imported, then deleted from its package: 3.15
                 # makes `pkg.sub` reach it again
                 attach(imported, attr, full, new_lazy(full, '', frame.f_globals, filename, line))
-        lazy = new_lazy(full, f"from {'.' * level}{module} import {attr} as v",
-                        frame.f_globals, filename, line, base=base)
+        lazy = new_lazy(
+            full, f'from {"." * level}{module} import {attr} as v', frame.f_globals, filename, line, base=base
+        )
         if not loaded(full):
             lazy_modules.add(full)
         bind(namespace, bound, lazy)
@@ -205,8 +222,10 @@ def dunder_lazy_import(frame, args: tuple, kwargs: dict):
         if key not in _DUNDER_PARAMETERS:
             raise TypeError(f'__lazy_import__() got an unexpected keyword argument {key!r}')
         if key in bound:
-            raise TypeError(f'argument for __lazy_import__() given by name ({key!r}) and position '
-                            f'({_DUNDER_PARAMETERS.index(key) + 1})')
+            raise TypeError(
+                f'argument for __lazy_import__() given by name ({key!r}) and position '
+                f'({_DUNDER_PARAMETERS.index(key) + 1})'
+            )
         bound[key] = value
     if 'name' not in bound:
         raise TypeError("__lazy_import__() missing required argument 'name' (pos 1)")
@@ -235,9 +254,14 @@ def dunder_lazy_import(frame, args: tuple, kwargs: dict):
         return __import__(name, globals_, locals_, fromlist or (), level)
     # resolved as 3.15 resolves it: one call of the __import__ of these
     # globals' builtins, with the fromlist as given (a str made a tuple)
-    lazy = new_lazy(base, f'v = __import__({base!r}, g, g, {names!r}, 0)', globals_,
-                    frame.f_code.co_filename, frame.f_lineno,
-                    submodule=base if not names and '.' in base else None)
+    lazy = new_lazy(
+        base,
+        f'v = __import__({base!r}, g, g, {names!r}, 0)',
+        globals_,
+        frame.f_code.co_filename,
+        frame.f_lineno,
+        submodule=base if not names and '.' in base else None,
+    )
     if names:
         lazy._shown = base + '...'
     for module in (base, *(f'{base}.{item}' for item in names or ())):
@@ -253,8 +277,11 @@ def _replaced_lazy_import(frame):
     """builtins.__lazy_import__ as `frame` sees it, when it is not ours (nor,
     on 3.15+, where only bytecode cached by 0.1 runs here, the interpreter's)"""
     builtins = frame.f_builtins
-    hook = builtins.get('__lazy_import__') if type(builtins) is dict else \
-        getattr(builtins, '__lazy_import__', None)
+    hook = (
+        builtins.get('__lazy_import__')
+        if type(builtins) is dict
+        else getattr(builtins, '__lazy_import__', None)
+    )
     if hook is None or hook is __lazy_import__ or hook is _PTH_LAZY_IMPORT or hook is _NATIVE_LAZY_IMPORT:
         return None
     return hook
@@ -296,8 +323,9 @@ def _absolute(module: str, level: int, globals_: dict) -> str:
     return f'{bits[0]}.{module}' if module else bits[0]
 
 
-def syntax_error(msg: str, lineno: int, offset: int, end_lineno: int, end_offset: int,
-                 text: 'str | None' = _MISSING) -> SyntaxError:
+def syntax_error(
+    msg: str, lineno: int, offset: int, end_lineno: int, end_offset: int, text: object = _MISSING
+) -> SyntaxError:
     """the SyntaxError 3.15's compiler raises, for the module that calls
     this; its source line is the file's, unless `text` is given"""
     frame = _getframe(1)
@@ -305,8 +333,9 @@ def syntax_error(msg: str, lineno: int, offset: int, end_lineno: int, end_offset
     filename = frame.f_code.co_filename
     if text is _MISSING:
         import linecache
+
         text = linecache.getline(filename, lineno) or None
-    details = (filename, lineno, offset, text)
+    details = (filename, lineno, offset, text if isinstance(text, str) else None)
     if sys.version_info >= (3, 10):
         return SyntaxError(msg, details + (end_lineno, end_offset))
     error = SyntaxError(msg, details)
@@ -336,15 +365,17 @@ def _install_api() -> None:
         return  # the interpreter's own stand
     import builtins
     import types
+
     for name, value in (
-        ('set_lazy_imports', set_lazy_imports), ('get_lazy_imports', get_lazy_imports),
+        ('set_lazy_imports', set_lazy_imports),
+        ('get_lazy_imports', get_lazy_imports),
         ('set_lazy_imports_filter', set_lazy_imports_filter),
         ('get_lazy_imports_filter', get_lazy_imports_filter),
     ):
         setattr(sys, name, value)
-    types.LazyImportType = LazyImportType
+    setattr(types, 'LazyImportType', LazyImportType)
     if vars(builtins).get('__lazy_import__', _PTH_LAZY_IMPORT) is _PTH_LAZY_IMPORT:
-        builtins.__lazy_import__ = __lazy_import__  # (not one the program put there)
+        setattr(builtins, '__lazy_import__', __lazy_import__)  # (not one the program put there)
 
 
 _fill_entry()

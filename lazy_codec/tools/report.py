@@ -7,17 +7,20 @@ modules that import loaded); at exit the recorder prints a table to stderr,
 or JSON with --json (to stdout, or to the file LAZY_CODEC_REPORT names when
 it is not '1').
 """
+
 from __future__ import annotations
 
 import os
 import sys
 import time
 
+from lazy_codec.runtime import binding
+
 # json and shutil are imported at exit only: the report must not load
 # modules that the program it watches would load lazily
 
 
-class Recorder:
+class Recorder(binding.Recorder):
     def __init__(self) -> None:
         self.entries: dict[int, dict] = {}  # id(lazy object) -> its record
         # the lazy objects, kept alive: a resolved one may be freed, and its id
@@ -30,11 +33,19 @@ class Recorder:
     def created(self, lazy, bound: str, importer: str) -> None:
         self.lazy_objects.append(lazy)
         self.entries[id(lazy)] = {
-            'name': lazy._name, 'bound_as': bound, 'importer': importer,
+            'name': lazy._name,
+            'bound_as': bound,
+            'importer': importer,
             'declared': f'{_short(lazy._filename)}:{lazy._lineno}',
-            'file': lazy._filename, 'line': lazy._lineno,  # as the code object has them
-            'used': False, 'first_use': None, 'import_ms': None, 'modules_loaded': 0,
-            'depth': 0, 'order': None, 'failed': 0,
+            'file': lazy._filename,
+            'line': lazy._lineno,  # as the code object has them
+            'used': False,
+            'first_use': None,
+            'import_ms': None,
+            'modules_loaded': 0,
+            'depth': 0,
+            'order': None,
+            'failed': 0,
         }
 
     def start(self, lazy):
@@ -57,8 +68,10 @@ class Recorder:
             entry['failed'] += 1
             return
         entry.update(
-            used=True, import_ms=(time.perf_counter() - t0) * 1000,
-            modules_loaded=max(len(sys.modules) - modules, 0), first_use=_where(frame),
+            used=True,
+            import_ms=(time.perf_counter() - t0) * 1000,
+            modules_loaded=max(len(sys.modules) - modules, 0),
+            first_use=_where(frame),
         )
 
     def as_json(self) -> dict:
@@ -76,25 +89,27 @@ class Recorder:
     def table(self, width: int) -> str:
         data = self.as_json()
         lines = [
-            f"lazy_codec report: {data['lazy_imports']} lazy imports, {data['used']} used, "
-            f"{data['never_used']} never used",
+            f'lazy_codec report: {data["lazy_imports"]} lazy imports, {data["used"]} used, '
+            f'{data["never_used"]} never used',
         ]
         used = sorted((e for e in data['entries'] if e['used']), key=lambda e: e['order'])
         if used:
-            lines.append(f"  {'import ms':>9}  {'modules':>7}  lazy import (first use; declared)")
+            lines.append(f'  {"import ms":>9}  {"modules":>7}  lazy import (first use; declared)')
             for e in used:
-                text = (f"{e['import_ms']:9.2f}  {e['modules_loaded']:7d}  {'  ' * e['depth']}"
-                        f"{e['name']} ({e['first_use']}; {e['declared']})")
+                text = (
+                    f'{e["import_ms"]:9.2f}  {e["modules_loaded"]:7d}  {"  " * e["depth"]}'
+                    f'{e["name"]} ({e["first_use"]}; {e["declared"]})'
+                )
                 lines.append('  ' + _fit(text, width - 2))
         never = [e for e in data['entries'] if not e['used']]
         if never:
             lines.append('  never used, never imported:')
             for e in never:
-                failed = f", failed {e['failed']}x" if e['failed'] else ''
-                lines.append('    ' + _fit(f"{e['name']} ({e['declared']}{failed})", width - 4))
+                failed = f', failed {e["failed"]}x' if e['failed'] else ''
+                lines.append('    ' + _fit(f'{e["name"]} ({e["declared"]}{failed})', width - 4))
         lines.append(
-            f"  {data['deferred_ms']:.2f} ms of imports ran at first use instead of at start-up; "
-            f"{data['never_used']} never ran",
+            f'  {data["deferred_ms"]:.2f} ms of imports ran at first use instead of at start-up; '
+            f'{data["never_used"]} never ran',
         )
         return '\n'.join(lines) + '\n'
 
@@ -114,18 +129,20 @@ def _where(frame) -> str | None:
 
 
 def _fit(text: str, width: int) -> str:
-    return text if len(text) <= width else text[:max(width - 1, 10)] + '…'
+    return text if len(text) <= width else text[: max(width - 1, 10)] + '…'
 
 
 def enable(destination: str = '1') -> Recorder:
     """record from now on; print the report at exit"""
     import atexit
-    from lazy_codec import _binding
-    recorder = _binding.recorder = Recorder()
+
+    recorder = Recorder()
+    binding.record_with(recorder)
 
     def at_exit() -> None:
         import json
         import shutil
+
         if destination == 'json':
             json.dump(recorder.as_json(), sys.stdout, indent=1)
             sys.stdout.write('\n')

@@ -8,15 +8,24 @@ table lookups, never by importing `dis` or `opcode` (two more imports at the
 first lazy statement, and an import inside a dict lookup would run lazy
 statements in mode "all").
 """
+
 import sys
 from _operator import attrgetter
-from types import ModuleType
+from types import FrameType, ModuleType
 
 # opcodes that load a name: those of opcode.opmap named in LOAD_OPNAMES, by
 # version (asserted by tests/test_runtime.py).  Imported only for a version
 # not listed, and then here, when the runtime loads, never inside a lookup.
-LOAD_OPNAMES = ('LOAD_NAME', 'LOAD_GLOBAL', 'LOAD_FROM_DICT_OR_GLOBALS', 'LOAD_ATTR',
-                'LOAD_METHOD', 'IMPORT_FROM', 'IMPORT_STAR')
+LOAD_OPNAMES = (
+    'LOAD_NAME',
+    'LOAD_GLOBAL',
+    'LOAD_FROM_DICT_OR_GLOBALS',
+    'LOAD_ATTR',
+    'LOAD_METHOD',
+    'IMPORT_FROM',
+    'IMPORT_STAR',
+)
+# fmt: off
 LOAD_OPS = {
     (3, 9): (84, 101, 106, 109, 116, 160),
     (3, 10): (84, 101, 106, 109, 116, 160),
@@ -25,17 +34,20 @@ LOAD_OPS = {
     (3, 13): (74, 82, 90, 91, 92, 259),
     (3, 14): (72, 80, 91, 92, 93),
 }
+# fmt: on
 
 
 def _opcodes_that_load() -> frozenset:
     if sys.version_info[:2] in LOAD_OPS:
         return frozenset(LOAD_OPS[sys.version_info[:2]])
     from opcode import opmap
+
     return frozenset(opmap[name] for name in LOAD_OPNAMES if name in opmap)
 
 
 LOADS = _opcodes_that_load()
 
+# fmt: off
 # Opcodes that reading a call site and a lookup needs, by version (asserted by
 # tests/test_runtime.py against opcode.opmap).  -1: not in that version.
 CALL_OPNAMES = (
@@ -102,14 +114,15 @@ CALL_OPS = {
         -1, 81, 119, 118, -1, 24, 25,
     ),
 }
+# fmt: on
 
 
 def _call_opcodes() -> dict:
-    numbers = CALL_OPS.get(sys.version_info[:2])
+    numbers: tuple[int, ...] | None = CALL_OPS.get(sys.version_info[:2])
     if numbers is None:
         from opcode import opmap
-        numbers = tuple(opmap.get(name, -1) if opmap.get(name, 256) < 256 else -1
-                        for name in CALL_OPNAMES)
+
+        numbers = tuple(opmap.get(name, -1) if opmap.get(name, 256) < 256 else -1 for name in CALL_OPNAMES)
     return {name: number for name, number in zip(CALL_OPNAMES, numbers) if number >= 0}
 
 
@@ -119,42 +132,144 @@ IMPORT_STAR = _op.get('IMPORT_STAR', -1)
 _CALL_INTRINSIC_1 = _op.get('CALL_INTRINSIC_1', -1)  # 3.12+: `import *` is intrinsic 2
 # a call's opcode -> how many stack items above its callee are not arguments
 # (3.11's PRECALL: its specialized forms call builtins themselves)
-_CALLS = {_op[name]: extra for name, extra in (
-    ('CALL', 0), ('CALL_FUNCTION', 0), ('CALL_METHOD', 0), ('CALL_FUNCTION_KW', 1), ('CALL_KW', 1),
-    ('PRECALL', 0),
-) if name in _op}
+_CALLS = {
+    _op[name]: extra
+    for name, extra in (
+        ('CALL', 0),
+        ('CALL_FUNCTION', 0),
+        ('CALL_METHOD', 0),
+        ('CALL_FUNCTION_KW', 1),
+        ('CALL_KW', 1),
+        ('PRECALL', 0),
+    )
+    if name in _op
+}
 _CALL_FUNCTION_EX = _op['CALL_FUNCTION_EX']  # f(*args, **kwargs): its callee is not read
 _SPLIT_CALL = _op.get('PRECALL', -1) >= 0  # 3.11: PRECALL n then CALL n, one call
-_NOTHING = frozenset(_op[name] for name in ('PRECALL', 'KW_NAMES', 'NOP', 'EXTENDED_ARG', 'NOT_TAKEN')
-                     if name in _op)
-_PUSH_ONE = frozenset(_op[name] for name in (
-    'LOAD_NAME', 'LOAD_FAST', 'LOAD_DEREF', 'LOAD_CONST', 'LOAD_FAST_CHECK', 'LOAD_FAST_BORROW',
-    'LOAD_SMALL_INT', 'LOAD_CLOSURE', 'LOAD_CLASSDEREF', 'PUSH_NULL') if name in _op)
-_PUSH_TWO = frozenset(_op[name] for name in ('LOAD_FAST_LOAD_FAST', 'LOAD_FAST_BORROW_LOAD_FAST_BORROW')
-                      if name in _op)
+_NOTHING = frozenset(
+    _op[name] for name in ('PRECALL', 'KW_NAMES', 'NOP', 'EXTENDED_ARG', 'NOT_TAKEN') if name in _op
+)
+_PUSH_ONE = frozenset(
+    _op[name]
+    for name in (
+        'LOAD_NAME',
+        'LOAD_FAST',
+        'LOAD_DEREF',
+        'LOAD_CONST',
+        'LOAD_FAST_CHECK',
+        'LOAD_FAST_BORROW',
+        'LOAD_SMALL_INT',
+        'LOAD_CLOSURE',
+        'LOAD_CLASSDEREF',
+        'PUSH_NULL',
+    )
+    if name in _op
+)
+_PUSH_TWO = frozenset(
+    _op[name] for name in ('LOAD_FAST_LOAD_FAST', 'LOAD_FAST_BORROW_LOAD_FAST_BORROW') if name in _op
+)
 # instructions that leave exactly one value, what they pop being their stack
 # effect's complement: what an argument expression is commonly made of
-_ONE_VALUE = frozenset(_op[name] for name in (
-    'CALL', 'CALL_FUNCTION', 'CALL_METHOD', 'CALL_FUNCTION_KW', 'CALL_KW', 'CALL_FUNCTION_EX',
-    'BINARY_OP', 'BINARY_SUBSCR', 'BINARY_ADD', 'BINARY_SUBTRACT', 'BINARY_MULTIPLY',
-    'BINARY_TRUE_DIVIDE', 'BINARY_FLOOR_DIVIDE', 'BINARY_MODULO', 'BINARY_POWER', 'BINARY_LSHIFT',
-    'BINARY_RSHIFT', 'BINARY_AND', 'BINARY_OR', 'BINARY_XOR', 'BINARY_MATRIX_MULTIPLY',
-    'BINARY_SLICE', 'UNARY_NEGATIVE', 'UNARY_NOT', 'UNARY_INVERT', 'UNARY_POSITIVE', 'COMPARE_OP',
-    'CONTAINS_OP', 'IS_OP', 'BUILD_TUPLE', 'BUILD_LIST', 'BUILD_SET', 'BUILD_MAP',
-    'BUILD_CONST_KEY_MAP', 'BUILD_STRING', 'BUILD_SLICE', 'FORMAT_VALUE', 'FORMAT_SIMPLE',
-    'FORMAT_WITH_SPEC', 'CONVERT_VALUE', 'LIST_TO_TUPLE', 'TO_BOOL', 'COPY', 'GET_LEN',
-    'LOAD_ASSERTION_ERROR', 'LOAD_COMMON_CONSTANT') if name in _op)
+_ONE_VALUE = frozenset(
+    _op[name]
+    for name in (
+        'CALL',
+        'CALL_FUNCTION',
+        'CALL_METHOD',
+        'CALL_FUNCTION_KW',
+        'CALL_KW',
+        'CALL_FUNCTION_EX',
+        'BINARY_OP',
+        'BINARY_SUBSCR',
+        'BINARY_ADD',
+        'BINARY_SUBTRACT',
+        'BINARY_MULTIPLY',
+        'BINARY_TRUE_DIVIDE',
+        'BINARY_FLOOR_DIVIDE',
+        'BINARY_MODULO',
+        'BINARY_POWER',
+        'BINARY_LSHIFT',
+        'BINARY_RSHIFT',
+        'BINARY_AND',
+        'BINARY_OR',
+        'BINARY_XOR',
+        'BINARY_MATRIX_MULTIPLY',
+        'BINARY_SLICE',
+        'UNARY_NEGATIVE',
+        'UNARY_NOT',
+        'UNARY_INVERT',
+        'UNARY_POSITIVE',
+        'COMPARE_OP',
+        'CONTAINS_OP',
+        'IS_OP',
+        'BUILD_TUPLE',
+        'BUILD_LIST',
+        'BUILD_SET',
+        'BUILD_MAP',
+        'BUILD_CONST_KEY_MAP',
+        'BUILD_STRING',
+        'BUILD_SLICE',
+        'FORMAT_VALUE',
+        'FORMAT_SIMPLE',
+        'FORMAT_WITH_SPEC',
+        'CONVERT_VALUE',
+        'LIST_TO_TUPLE',
+        'TO_BOOL',
+        'COPY',
+        'GET_LEN',
+        'LOAD_ASSERTION_ERROR',
+        'LOAD_COMMON_CONSTANT',
+    )
+    if name in _op
+)
 # What a lookup under these instructions does is dict-level (a subscript,
 # `in`, a comparison, a dict or set display), a store or a delete: never a
 # load, on 3.15 either.  Any other instruction is a load (see is_loading).
-_PEEKS = frozenset(_op[name] for name in (
-    'BINARY_SUBSCR', 'BINARY_OP', 'STORE_SUBSCR', 'DELETE_SUBSCR', 'CONTAINS_OP', 'COMPARE_OP',
-    'IS_OP', 'STORE_NAME', 'STORE_GLOBAL', 'STORE_ATTR', 'STORE_FAST', 'STORE_DEREF', 'DELETE_NAME',
-    'DELETE_GLOBAL', 'DELETE_ATTR', 'DELETE_FAST', 'MAP_ADD', 'SET_ADD', 'LIST_APPEND',
-    'DICT_UPDATE', 'DICT_MERGE', 'SET_UPDATE', 'LIST_EXTEND', 'BUILD_MAP', 'BUILD_SET',
-    'BUILD_CONST_KEY_MAP', 'BINARY_AND', 'BINARY_OR', 'BINARY_XOR', 'BINARY_SUBTRACT',
-    'INPLACE_AND', 'INPLACE_OR', 'INPLACE_XOR', 'INPLACE_SUBTRACT', 'UNPACK_SEQUENCE', 'UNPACK_EX',
-    'COPY_DICT_WITHOUT_KEYS', 'MATCH_KEYS', 'MATCH_MAPPING') if name in _op)
+_PEEKS = frozenset(
+    _op[name]
+    for name in (
+        'BINARY_SUBSCR',
+        'BINARY_OP',
+        'STORE_SUBSCR',
+        'DELETE_SUBSCR',
+        'CONTAINS_OP',
+        'COMPARE_OP',
+        'IS_OP',
+        'STORE_NAME',
+        'STORE_GLOBAL',
+        'STORE_ATTR',
+        'STORE_FAST',
+        'STORE_DEREF',
+        'DELETE_NAME',
+        'DELETE_GLOBAL',
+        'DELETE_ATTR',
+        'DELETE_FAST',
+        'MAP_ADD',
+        'SET_ADD',
+        'LIST_APPEND',
+        'DICT_UPDATE',
+        'DICT_MERGE',
+        'SET_UPDATE',
+        'LIST_EXTEND',
+        'BUILD_MAP',
+        'BUILD_SET',
+        'BUILD_CONST_KEY_MAP',
+        'BINARY_AND',
+        'BINARY_OR',
+        'BINARY_XOR',
+        'BINARY_SUBTRACT',
+        'INPLACE_AND',
+        'INPLACE_OR',
+        'INPLACE_XOR',
+        'INPLACE_SUBTRACT',
+        'UNPACK_SEQUENCE',
+        'UNPACK_EX',
+        'COPY_DICT_WITHOUT_KEYS',
+        'MATCH_KEYS',
+        'MATCH_MAPPING',
+    )
+    if name in _op
+)
 # the peeks whose result is the value found: a subscript (3.14: BINARY_OP 26)
 _SUBSCRIPTS = frozenset(_op[name] for name in ('BINARY_SUBSCR', 'BINARY_OP') if name in _op)
 _LOAD_GLOBAL, _LOAD_NAME, _LOAD_ATTR = _op['LOAD_GLOBAL'], _op['LOAD_NAME'], _op['LOAD_ATTR']
@@ -162,8 +277,11 @@ _LOAD_METHOD, _PUSH_NULL = _op.get('LOAD_METHOD', -1), _op.get('PUSH_NULL', -1)
 _STORE_NAME, _STORE_ATTR, _STORE_GLOBAL = _op['STORE_NAME'], _op['STORE_ATTR'], _op['STORE_GLOBAL']
 _BINARY_SUBSCR = _op.get('BINARY_SUBSCR', -1)
 _FOR_ITER = _op['FOR_ITER']
-_LOCAL_LOADS = frozenset(_op[name] for name in (
-    'LOAD_FAST', 'LOAD_DEREF', 'LOAD_FAST_CHECK', 'LOAD_FAST_BORROW', 'LOAD_CLASSDEREF') if name in _op)
+_LOCAL_LOADS = frozenset(
+    _op[name]
+    for name in ('LOAD_FAST', 'LOAD_DEREF', 'LOAD_FAST_CHECK', 'LOAD_FAST_BORROW', 'LOAD_CLASSDEREF')
+    if name in _op
+)
 _DEREF_LOADS = frozenset(_op[name] for name in ('LOAD_DEREF', 'LOAD_CLASSDEREF') if name in _op)
 # the loads whose name is looked up in the frame's own namespaces
 NAME_LOADS = frozenset((_LOAD_GLOBAL, _LOAD_NAME))
@@ -179,19 +297,59 @@ _MISSING = object()
 # its callee is provably of the second kind (see _call_loads)
 _ATTRIBUTE_GETTERS = (getattr, hasattr, ModuleType.__getattribute__, object.__getattribute__)
 _GETTER_NAMES = frozenset(('getattr', 'hasattr', '__getattribute__'))
-_SETTERS = (setattr, delattr, object.__setattr__, object.__delattr__, ModuleType.__setattr__,
-            ModuleType.__delattr__)
-_PEEK_METHOD_NAMES = frozenset((
-    'get', 'pop', 'setdefault', 'popitem', 'update', 'copy', 'keys', 'values', 'items', 'fromkeys',
-    '__getitem__', '__contains__', '__setitem__', '__delitem__', '__eq__', '__ne__', 'index',
-    'count', 'remove', 'discard', 'add', 'union', 'intersection', 'difference', 'issubset',
-    'issuperset', 'isdisjoint', 'symmetric_difference', '__or__', '__ior__', '__and__', '__sub__',
-    'setattr', 'delattr', '__setattr__', '__delattr__',
-))
+_SETTERS = (
+    setattr,
+    delattr,
+    object.__setattr__,
+    object.__delattr__,
+    ModuleType.__setattr__,
+    ModuleType.__delattr__,
+)
+_PEEK_METHOD_NAMES = frozenset(
+    (
+        'get',
+        'pop',
+        'setdefault',
+        'popitem',
+        'update',
+        'copy',
+        'keys',
+        'values',
+        'items',
+        'fromkeys',
+        '__getitem__',
+        '__contains__',
+        '__setitem__',
+        '__delitem__',
+        '__eq__',
+        '__ne__',
+        'index',
+        'count',
+        'remove',
+        'discard',
+        'add',
+        'union',
+        'intersection',
+        'difference',
+        'issubset',
+        'issuperset',
+        'isdisjoint',
+        'symmetric_difference',
+        '__or__',
+        '__ior__',
+        '__and__',
+        '__sub__',
+        'setattr',
+        'delattr',
+        '__setattr__',
+        '__delattr__',
+    )
+)
 # the peeks that hand the value found out (which may be stored and come back)
 _HANDING_OUT_NAMES = frozenset(('get', 'pop', 'setdefault', '__getitem__'))
-_PEEK_OPERATORS = frozenset(('getitem', 'contains', 'setitem', 'delitem', 'eq', 'ne', 'countOf',
-                             'indexOf', 'is_', 'is_not'))
+_PEEK_OPERATORS = frozenset(
+    ('getitem', 'contains', 'setitem', 'delitem', 'eq', 'ne', 'countOf', 'indexOf', 'is_', 'is_not')
+)
 _PEEKING_SELVES = (dict, set, frozenset, list, tuple, type(ModuleType.__dict__))
 
 # code names of the comprehensions that run as functions given their
@@ -211,7 +369,7 @@ def current_offset(frame) -> int:
     return lasti
 
 
-def is_loading(frame, load_ops: frozenset = LOADS) -> bool:
+def is_loading(frame, load_ops: frozenset = LOADS) -> 'bool | str':
     """is `frame` loading a name, rather than storing, deleting or peeking?
 
     As on 3.15, a lookup is a load unless it is provably dict-level access
@@ -232,7 +390,8 @@ def is_loading(frame, load_ops: frozenset = LOADS) -> bool:
         return code[lasti + 1] == 2
     if op in _CALLS or op == _CALL_FUNCTION_EX:
         return _call_loads(frame, lasti, load_ops is LOADS) or (
-            load_ops is LOADS and stdlib_site_loads(frame) and STDLIB_SITE)
+            load_ops is LOADS and stdlib_site_loads(frame) and STDLIB_SITE
+        )
     if op in _PEEKS:
         return load_ops is LOADS and op in _SUBSCRIPTS and stdlib_site_loads(frame) and STDLIB_SITE
     return load_ops is LOADS
@@ -242,11 +401,10 @@ def is_loading(frame, load_ops: frozenset = LOADS) -> bool:
 STDLIB_SITE = 'a stdlib site that 3.15 made a load'
 
 
-
 _STAR_ONLY = frozenset((IMPORT_STAR,))
 
 
-def reads_key(frame) -> bool:
+def reads_key(frame) -> 'bool | str':
     """is `frame` reading an attribute by a key object: `import *`, getattr?
     (only where that is certain: sets and dicts of `dir(m)` hash keys too)"""
     return is_loading(frame, _STAR_ONLY)
@@ -271,8 +429,11 @@ def hands_value_out(frame) -> bool:
         return op == _BINARY_SUBSCR or co_code[lasti + 1] == _NB_SUBSCR
     if op in _CALLS:
         found = _callee(frame.f_code, lasti)
-        return found is not None and found[0] in (_LOAD_ATTR, _LOAD_METHOD) and \
-            _attribute_name(frame.f_code, found[0], found[1]) in _HANDING_OUT_NAMES
+        return (
+            found is not None
+            and found[0] in (_LOAD_ATTR, _LOAD_METHOD)
+            and _attribute_name(frame.f_code, found[0], found[1]) in _HANDING_OUT_NAMES
+        )
     return False
 
 
@@ -295,8 +456,11 @@ def stdlib_site_loads(frame) -> bool:
         return frame.f_globals.get('__name__') == 'dataclasses'
     if name == 'get_original' and frame.f_globals.get('__name__') == 'unittest.mock':
         patch = frame.f_locals.get('self')
-        return getattr(patch, 'autospec', None) is True or getattr(patch, 'spec', None) is True or \
-            getattr(patch, 'spec_set', None) is True
+        return (
+            getattr(patch, 'autospec', None) is True
+            or getattr(patch, 'spec', None) is True
+            or getattr(patch, 'spec_set', None) is True
+        )
     return False
 
 
@@ -371,6 +535,7 @@ def _stack_effect(op: int, arg) -> int:
     # lookup) is loaded at the first call site that needs it, not at start
     global _stack_effect
     from _opcode import stack_effect as _stack_effect
+
     return _stack_effect(op, arg)
 
 
@@ -438,7 +603,9 @@ def _call_loads(frame, lasti: int, unless_peek: bool = True) -> bool:
             callee = frame.f_globals.get(name, _MISSING)
         if callee is _MISSING:
             builtins = frame.f_builtins
-            callee = builtins.get(name, _MISSING) if type(builtins) is dict else getattr(builtins, name, _MISSING)
+            callee = (
+                builtins.get(name, _MISSING) if type(builtins) is dict else getattr(builtins, name, _MISSING)
+            )
     elif op in _LOCAL_LOADS:
         if op in _DEREF_LOADS and sys.version_info < (3, 11):
             names = code.co_cellvars + code.co_freevars  # 3.9/3.10: cells, then free variables
@@ -543,8 +710,10 @@ def store_after(frame, any_locals: bool = False):
 
 # what a for loop's iterable may be made with when it iterates a module dict
 _DICT_ITERATION_NAMES = frozenset(('items', 'keys', 'values', 'globals', 'vars', '__dict__'))
-_FOR_ITER_TARGET = (2 + (2 if sys.version_info >= (3, 12) else 0),  # bytes to the next instruction
-                    1 if sys.version_info < (3, 10) else 2)  # bytes per unit of the jump
+_FOR_ITER_TARGET = (
+    2 + (2 if sys.version_info >= (3, 12) else 0),  # bytes to the next instruction
+    1 if sys.version_info < (3, 10) else 2,
+)  # bytes per unit of the jump
 
 
 def in_dict_loop(frame) -> bool:
@@ -561,8 +730,8 @@ def in_dict_loop(frame) -> bool:
         return False
     return iterates_dicts or (
         # 3.9-3.11: a comprehension is a function given its iterator
-        code.co_name in COMPREHENSIONS and
-        type(frame.f_locals.get('.0')).__name__.startswith('dict_'))
+        code.co_name in COMPREHENSIONS and type(frame.f_locals.get('.0')).__name__.startswith('dict_')
+    )
 
 
 # The loops of large code objects (a module's body, a long function), read
@@ -608,7 +777,8 @@ def dicts_being_iterated() -> set:
     """ids of the module dicts that a for loop running now, in any thread,
     may iterate (see in_dict_loop)"""
     found = set()
-    for frame in sys._current_frames().values():
+    for top in sys._current_frames().values():
+        frame: FrameType | None = top
         while frame is not None:
             if in_dict_loop(frame):
                 found.add(id(frame.f_globals))

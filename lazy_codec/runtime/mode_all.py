@@ -4,7 +4,7 @@ Mode "all": every eligible module-level import of every module imported from
 then on is potentially lazy, as with 3.15's `-X lazy_imports=all`.  A meta
 path finder, installed only while the mode is "all", hands source modules
 that the path finder finds to a loader that rewrites their plain imports
-(`_rewrite.rewrite(..., every_import=True)`) before compiling.  Their
+(`emitter.rewrite(..., every_import=True)`) before compiling.  Their
 bytecode goes to its own cache file (optimization tag `lazyall3`), so that a
 run in mode "normal", or without lazy_codec, never loads it.
 
@@ -43,7 +43,9 @@ def rewritten_source(data: bytes) -> str:
     me = _get_ident()
     _rewriting.add(me)
     try:
-        from lazy_codec._rewrite import cookie_name, rewrite  # not before a module needs it
+        from lazy_codec.rewrite.cookie import cookie_name  # not before a module needs them
+        from lazy_codec.rewrite.emitter import rewrite
+
         if cookie_name(data) in (None, b'lazy', b'utf-8', b'utf8'):
             # read as UTF-8 ourselves: the codec would rewrite lazy
             # statements into imports that this rewrite would then touch
@@ -59,7 +61,8 @@ def rewritten_source_bytes(data: bytes):
     """rewritten_source as bytes for a compiler that reads the cookie (UTF-8,
     the `lazy` cookie read as UTF-8: the same lines); None for a file in
     another encoding"""
-    from lazy_codec._rewrite import cookie_name
+    from lazy_codec.rewrite.cookie import cookie_name
+
     name = cookie_name(data)
     if name not in (None, b'lazy', b'utf-8', b'utf8'):
         return None
@@ -67,7 +70,10 @@ def rewritten_source_bytes(data: bytes):
     if name == b'lazy':
         head, newline, rest = text.partition('\n')
         second, newline2, rest = rest.partition('\n')
-        swap = lambda line: line.replace('lazy', 'utf-8', 1) if 'coding' in line else line
+
+        def swap(line: str) -> str:
+            return line.replace('lazy', 'utf-8', 1) if 'coding' in line else line
+
         text = swap(head) + newline + swap(second) + newline2 + rest
     return text.encode('utf-8')
 
@@ -98,7 +104,9 @@ def cached_code(loader, fullname: str, tag: str):
             pass
         else:
             return _bootstrap_external._compile_bytecode(
-                memoryview(data)[16:], name=fullname, bytecode_path=bytecode_path,
+                memoryview(data)[16:],
+                name=fullname,
+                bytecode_path=bytecode_path,
                 source_path=source_path,
             )
     code = rewritten_code(loader.get_data(source_path), source_path)
@@ -111,8 +119,9 @@ def cached_code(loader, fullname: str, tag: str):
     return code
 
 
-class AllImportsLoader(SourceFileLoader):
+class AllImportsLoader(SourceFileLoader):  # type: ignore[misc, valid-type]
     """a source file loader whose modules' plain imports may be lazy"""
+
     tag = OPTIMIZATION_TAG
 
     def source_to_code(self, data, path, *, _optimize=-1):
@@ -129,6 +138,7 @@ class AllImportsLoader(SourceFileLoader):
 
 class LazyModulesLoader(AllImportsLoader):
     """as a source file loader, unless the source names __lazy_modules__"""
+
     tag = 'lazymods3'
 
     def get_code(self, fullname):
@@ -140,6 +150,7 @@ class LazyModulesLoader(AllImportsLoader):
 
 class AllImportsFinder:
     """finds what the path finder finds; source modules get `loader`"""
+
     loader = AllImportsLoader
 
     @classmethod
@@ -167,7 +178,7 @@ class LazyModulesFinder(AllImportsFinder):
 # by hand (importlib.util.spec_from_file_location + exec_module: plugin
 # systems), runpy.run_path's files, and the main script (see
 # lazy_codec._startup.run_main_script) and pytest's test modules (see
-# lazy_codec._pytest_plugin).  `exec` of a string stays out, as on 3.15 it
+# lazy_codec.runtime.pytest_plugin).  `exec` of a string stays out, as on 3.15 it
 # has no loader to ask either.
 
 _plain_get_code = SourceFileLoader.get_code
@@ -184,8 +195,7 @@ def _get_code(loader, fullname):
 
 def eligible(fullname: str) -> bool:
     """may the imports of module `fullname` be lazy in mode "all"?"""
-    return not (fullname.partition('.')[0] == 'lazy_codec' or (
-        _rewriting and _get_ident() in _rewriting))
+    return not (fullname.partition('.')[0] == 'lazy_codec' or (_rewriting and _get_ident() in _rewriting))
 
 
 def _reach_runpy(runpy) -> None:
@@ -201,14 +211,16 @@ def _reach_runpy(runpy) -> None:
         with open(fname, 'rb') as f:
             code = rewritten_code(f.read(), fname)
         return (code, fname) if len(args) == 2 else code
-    _get_code_from_file._lazy_codec = True
-    _get_code_from_file.__wrapped__ = plain
+
+    setattr(_get_code_from_file, '_lazy_codec', True)
+    setattr(_get_code_from_file, '__wrapped__', plain)
     runpy._get_code_from_file = _get_code_from_file
 
 
 class _RunpyLoader:
     """runpy's own loader (3.11+ freeze it: the finder never sees it), then
     _reach_runpy"""
+
     def __init__(self, loader):
         self.loader = loader
 
@@ -223,6 +235,7 @@ class _RunpyLoader:
 class RunpyFinder:
     """first on sys.meta_path in mode "all": finds runpy as the others do,
     with _RunpyLoader"""
+
     @classmethod
     def find_spec(cls, name, path=None, target=None):
         if name != 'runpy':
@@ -276,6 +289,7 @@ def uninstall(finder=AllImportsFinder) -> None:
 # tracebacks leave it out), and the hook stays (an audit hook cannot be
 # removed), costing each later audited event one Python call.
 
+
 def reach_main_script() -> None:
     """(at start, mode "all") run the main script with its imports lazy"""
     program = sys.argv[0] if sys.argv else ''
@@ -310,8 +324,11 @@ def _run_main_script(path) -> None:
         raise
     except BaseException as exc:
         tb = exc.__traceback__
-        while tb is not None and tb.tb_frame.f_code is not code and \
-                tb.tb_frame.f_globals.get('__name__', '').startswith('lazy_codec.'):
+        while (
+            tb is not None
+            and tb.tb_frame.f_code is not code
+            and tb.tb_frame.f_globals.get('__name__', '').startswith('lazy_codec.')
+        ):
             tb = tb.tb_next  # (our frames: the hook's, the rewrite's)
         exc = exc.with_traceback(tb)
         sys.last_type, sys.last_value, sys.last_traceback = type(exc), exc, tb
@@ -319,8 +336,9 @@ def _run_main_script(path) -> None:
             sys.last_exc = exc
         sys.excepthook(type(exc), exc, tb)
         if isinstance(exc, KeyboardInterrupt):
-            import signal
             import os
+            import signal
+
             signal.signal(signal.SIGINT, signal.SIG_DFL)
             os.kill(os.getpid(), signal.SIGINT)
         raise SystemExit(1) from None

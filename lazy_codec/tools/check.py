@@ -2,11 +2,14 @@
 
 `check` prints `problems`; `fix` asks `plain_imports` which imports can be
 lazy where they are, and `problems` whether its result passes.  Neither
-judges a statement itself: the verdicts are the rewrite's (`_statements`),
+judges a statement itself: the verdicts are the rewrite's (`statements`),
 the ones the decoder goes by.  The decoder never imports this module.
 """
-from lazy_codec._rewrite import cookie_name, edits_for, last_candidate
-from lazy_codec._statements import parse, place_error, read_statements
+
+from lazy_codec.rewrite.cookie import cookie_name
+from lazy_codec.rewrite.emitter import edits_for, last_candidate
+from lazy_codec.rewrite.statements import read_statements
+from lazy_codec.rewrite.verdicts import parse, place_error
 
 MSG_NO_COOKIE = "lazy import without the '# -*- coding: lazy -*-' cookie (needed before Python 3.15)"
 

@@ -1,12 +1,14 @@
-"""The text as the stdlib's tokenizer reads it, in `_lexer`'s terms.
+"""The text as the stdlib's tokenizer reads it, in `lexer`'s terms.
 
-The fallback for what the fast lexer (`_lexer.logical_lines`) cannot vouch
+The fallback for what the fast lexer (`lexer.logical_lines`) cannot vouch
 for.  It is a module of its own because `tokenize` imports `re` and `enum`:
 a decode that never needs it never pays for them, nor for this module.
 """
+
 import tokenize
 
-from lazy_codec._lexer import DEDENT, ERROR, INDENT, NAME, OP, OTHER, LineReader, Tok
+from lazy_codec.rewrite.lexer import DEDENT, ERROR, INDENT, NAME, OP, OTHER, LineReader, Tok
+
 
 def tokenized_lines(reader: LineReader, stop_after: int, plain: bool = False):
     """`logical_lines` by the stdlib's tokenizer: for any text; stops quietly
@@ -15,7 +17,9 @@ def tokenized_lines(reader: LineReader, stop_after: int, plain: bool = False):
     skip = (tokenize.COMMENT, tokenize.NL)
     # 3.12+ tokenizes an f-string (3.14+: t-string) into parts: one token
     # here, as the fast lexer has it (the rewrite never looks inside)
-    opens = {getattr(tokenize, name) for name in ('FSTRING_START', 'TSTRING_START') if hasattr(tokenize, name)}
+    opens = {
+        getattr(tokenize, name) for name in ('FSTRING_START', 'TSTRING_START') if hasattr(tokenize, name)
+    }
     closes = {getattr(tokenize, name) for name in ('FSTRING_END', 'TSTRING_END') if hasattr(tokenize, name)}
     current = []
     nested = 0
@@ -51,7 +55,7 @@ def tokenized_lines(reader: LineReader, stop_after: int, plain: bool = False):
 
 def _text(lines: list, start: tuple, end: tuple) -> str:
     """the text from `start` to `end` (rows and columns), '\\n' endings"""
-    rows = [line.rstrip('\r\n') + '\n' for line in lines[start[0] - 1:end[0]]]
-    rows[-1] = rows[-1][:end[1]]
-    rows[0] = rows[0][start[1]:]
+    rows = [line.rstrip('\r\n') + '\n' for line in lines[start[0] - 1 : end[0]]]
+    rows[-1] = rows[-1][: end[1]]
+    rows[0] = rows[0][start[1] :]
     return ''.join(rows)

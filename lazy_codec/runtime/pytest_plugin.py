@@ -3,7 +3,7 @@ conftest.py files that pytest's assertion rewriter loads get their imports
 lazy too, as 3.15's interpreter-wide mode gives them.
 
 pytest reads and compiles those files itself (_pytest.assertion.rewrite:
-_rewrite_test), so the finder of lazy_codec._all never sees them.  Here that
+_rewrite_test), so the finder of lazy_codec.runtime.mode_all never sees them.  Here that
 function is given the file's source after lazy_codec's rewrite (the same
 lines: the assertion rewriter's line table stays right), and the bytecode
 pytest caches goes to a file of its own tag, apart from the eager one.  In
@@ -12,6 +12,7 @@ it imports nothing of the runtime.  (lazy_codec's docstring says
 PYTEST_DONT_REWRITE: pytest would otherwise warn, in mode "all", that this
 plugin's package was imported before it could rewrite its asserts.)
 """
+
 import sys
 
 # the tag added to pytest's own: a cache written in mode "all" is never read
@@ -20,7 +21,7 @@ TAG = '-lazyall3'
 
 
 def _mode_all() -> bool:
-    runtime = sys.modules.get('lazy_codec._runtime')
+    runtime = sys.modules.get('lazy_codec.runtime.api')
     return runtime is not None and runtime.get_lazy_imports() == 'all'
 
 
@@ -39,7 +40,8 @@ def _reach_test_modules() -> None:
     def _rewrite_test(fn, config):
         if not _mode_all():
             return plain(fn, config)
-        from lazy_codec._all import rewritten_source_bytes
+        from lazy_codec.runtime.mode_all import rewritten_source_bytes
+
         source = fn.read_bytes()
         lazy_source = rewritten_source_bytes(source)
         if lazy_source is None:
@@ -52,14 +54,15 @@ def _reach_test_modules() -> None:
         first, code = plain(_Rewritten(fn), config)
         if type(first) is bytes:  # pytest 8.4+: the source hash, of the file as it is
             from importlib.util import source_hash
+
             first = source_hash(source)
         return first, code
 
-    _rewrite_test._lazy_codec = True
-    _rewrite_test.__wrapped__ = plain
+    setattr(_rewrite_test, '_lazy_codec', True)
+    setattr(_rewrite_test, '__wrapped__', plain)
     rewrite._rewrite_test = _rewrite_test
     if not rewrite.PYC_TAIL.endswith(TAG + rewrite.PYC_EXT):
-        rewrite.PYC_TAIL = rewrite.PYC_TAIL[:-len(rewrite.PYC_EXT)] + TAG + rewrite.PYC_EXT
+        rewrite.PYC_TAIL = rewrite.PYC_TAIL[: -len(rewrite.PYC_EXT)] + TAG + rewrite.PYC_EXT
 
 
 _reach_test_modules()
