@@ -46,7 +46,8 @@ def apply(xoption, environ, lazy_modules_everywhere=None, report=None) -> None:
         from lazy_codec.runtime import api, mode_all
 
         api.set_lazy_imports('all')
-        mode_all.reach_main_script()
+        if os.environ.get('LAZY_CODEC_MAIN_SCRIPT') != '0':  # (its cost: see the README)
+            mode_all.reach_main_script()
 
 
 def before_install() -> None:

@@ -147,7 +147,7 @@ class LazyName(str):
         else:
             loading = is_loading(frame)  # (STDLIB_SITE: see below)
             if not loading:
-                if hands_value_out(frame) and frame.f_globals is not _OUR_GLOBALS:
+                if hands_value_out(frame) and not _in_runtime(frame):
                     return _handed_out(self, frame)
                 return True
         namespace = self.namespace
@@ -360,6 +360,13 @@ def _rearmed(key: LazyName, frame):
         key.live = _live_keys_of(namespace)
         key.live.count += 1
     return loading
+
+
+def _in_runtime(frame) -> bool:
+    """is `frame` running the runtime's own code (whose peeks at a module
+    dict, `namespace.get(name)`, never hand a lazy object to the program)?"""
+    name = frame.f_globals.get('__name__')
+    return type(name) is str and name.startswith('lazy_codec.')
 
 
 def _handed_out(key: LazyName, frame) -> bool:

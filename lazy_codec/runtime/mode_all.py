@@ -284,10 +284,34 @@ def uninstall(finder=AllImportsFinder) -> None:
 # `python app.py` compiles app.py in C, with no loader to ask.  The one hook
 # before it is the audit event cpython.run_file: in mode "all" from start,
 # an audit hook runs the rewritten script there and ends the run with its
-# exit status, as the interpreter would.  What differs, documented: the
-# script's frame has the hook's frame below it (f_back; `traceback` and
-# tracebacks leave it out), and the hook stays (an audit hook cannot be
-# removed), costing each later audited event one Python call.
+# exit status, as the interpreter would.  An audit hook cannot be removed,
+# and is called for every audited event after (16,000 in a small flask app:
+# sys._getframe, id(), code attributes, ...): so the hook is a C function,
+# a dict's `get`, and the script runs only when the dict compares its one
+# key, whose hash is that event's (see _RunFileEvent).  What still differs,
+# documented: each audited event builds its arguments for the hook; the
+# script's frame has the hook's frame below it (f_back; tracebacks leave it
+# out).
+
+
+class _RunFileEvent(str):
+    """the name of the audit event cpython.run_file, as the key of the hook's
+    dict: a lookup of that event's name compares it, and the comparison runs
+    the main script (once); other events' names miss the dict in C"""
+
+    __slots__ = ()
+    script = ''  # the main script's path, as the interpreter names it (absolute)
+    pending = [True]
+
+    def __eq__(self, other):
+        equal = str.__eq__(self, other)
+        if equal is True and self.pending:
+            self.pending.clear()
+            if SourceFileLoader.get_code is _get_code:  # (still mode "all")
+                _run_main_script(_RunFileEvent.script)
+        return equal
+
+    __hash__ = str.__hash__
 
 
 def reach_main_script() -> None:
@@ -295,30 +319,27 @@ def reach_main_script() -> None:
     program = sys.argv[0] if sys.argv else ''
     if sys.flags.inspect or program in ('', '-c', '-m', '-') or not program.endswith('.py'):
         return  # (a directory or zip file runs its __main__ through the finder)
-    state = {'pending': True}
+    from os.path import abspath  # (os is loaded by then)
 
-    def hook(event, args):
-        if event == 'cpython.run_file' and state['pending']:
-            state['pending'] = False
-            if SourceFileLoader.get_code is _get_code:  # (still mode "all")
-                _run_main_script(args[0])
-
-    sys.addaudithook(hook)
+    _RunFileEvent.script = abspath(program)
+    sys.addaudithook({_RunFileEvent('cpython.run_file'): None}.get)
 
 
 def _run_main_script(path) -> None:
-    """run `path` as __main__ rewritten; raises SystemExit with its status"""
-    with open(path, 'rb') as f:
-        data = f.read()
+    """run `path` as __main__ rewritten; raises SystemExit with its status.
+    Its bytecode is cached beside it under the mode's tag (the interpreter
+    compiles a main script at every run; rewriting it at every run would cost
+    the rewrite's modules and work each time)"""
     main = sys.modules['__main__']
     namespace = main.__dict__
     namespace['__file__'] = path
     namespace['__cached__'] = None
+    loader = SourceFileLoader('__main__', path)
     if namespace.get('__loader__') is None or type(namespace['__loader__']) is type:
-        namespace['__loader__'] = SourceFileLoader('__main__', path)
+        namespace['__loader__'] = loader
     code = None
     try:
-        code = rewritten_code(data, path)
+        code = cached_code(loader, '__main__', OPTIMIZATION_TAG)
         exec(code, namespace)
     except SystemExit:
         raise
