@@ -322,7 +322,8 @@ def reach_main_script() -> None:
     from os.path import abspath  # (os is loaded by then)
 
     _RunFileEvent.script = abspath(program)
-    sys.addaudithook({_RunFileEvent('cpython.run_file'): None}.get)
+    hook = {_RunFileEvent('cpython.run_file'): None}.get  # (called as hook(event, args))
+    sys.addaudithook(hook)  # type: ignore[arg-type]
 
 
 def _run_main_script(path) -> None:
