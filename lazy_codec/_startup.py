@@ -46,7 +46,7 @@ def apply(xoption, environ, lazy_modules_everywhere=None, report=None) -> None:
         from lazy_codec.runtime import api, mode_all
 
         api.set_lazy_imports('all')
-        if os.environ.get('LAZY_CODEC_MAIN_SCRIPT') != '0':  # (its cost: see the README)
+        if os.environ.get('LAZY_CODEC_MAIN_SCRIPT') == '1':  # opt-in: its cost, see the README
             mode_all.reach_main_script()
 
 

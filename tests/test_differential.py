@@ -18,6 +18,10 @@ KNOWN_DIFFERENCES = {
         "resolves lazy names (3.15's own stdlib leaves them unresolved on purpose): an import "
         "made early, and a completion that shows a resolved callable's '('"
     ),
+    'mode_all_main_script_by_default': (
+        'in mode "all", the plain imports of a main script without the cookie are eager unless '
+        'LAZY_CODEC_MAIN_SCRIPT=1 (reaching it costs every later audited event: see the README)'
+    ),
     'builtins_import_hook_during_lazy': (
         'a replaced builtins.__import__ sees a dotted name reified one package at a '
         'time (3.15: one call with the whole name)'

@@ -281,10 +281,12 @@ def uninstall(finder=AllImportsFinder) -> None:
 
 
 # -- the main script ---------------------------------------------------------------
-# `python app.py` compiles app.py in C, with no loader to ask.  The one hook
+# `python app.py` compiles app.py in C, with no loader to ask (a script with
+# the cookie is decoded, and rewritten by the codec: not this).  The one hook
 # before it is the audit event cpython.run_file: in mode "all" from start,
-# an audit hook runs the rewritten script there and ends the run with its
-# exit status, as the interpreter would.  An audit hook cannot be removed,
+# with LAZY_CODEC_MAIN_SCRIPT=1 (opt-in, for the cost below), an audit hook
+# runs the rewritten script there and ends the run with its exit status, as
+# the interpreter would.  An audit hook cannot be removed,
 # and is called for every audited event after (16,000 in a small flask app:
 # sys._getframe, id(), code attributes, ...): so the hook is a C function,
 # a dict's `get`, and the script runs only when the dict compares its one
