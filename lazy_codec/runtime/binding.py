@@ -301,8 +301,12 @@ def bind(namespace, name: str, lazy, record: bool = True) -> None:
         key.namespace = namespace
         key.lazy = lazy
         lazy._key = key
-        key.live = _live_keys_of(namespace)
-        key.live.count += 1
+        found = _live_keys.get(id(namespace))  # (_live_keys_of, inline: every statement runs it)
+        live = found() if found is not None else None
+        if live is None:
+            live = _live_keys_of(namespace)
+        key.live = live
+        live.count += 1
         if name not in namespace:
             namespace[key] = lazy
         else:

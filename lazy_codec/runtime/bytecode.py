@@ -552,10 +552,15 @@ def _producer(code: bytes, lasti: int, depth: int):
         offset, op, arg = found
         if op in _NOTHING:
             continue
-        use = _stack_use(op, arg)
-        if use is None:
-            return None
-        pops, pushes = use
+        if op in _PUSH_ONE:  # (the common instructions inline: no call each)
+            pops, pushes = 0, 1
+        elif op == _LOAD_GLOBAL:
+            pops, pushes = 0, 1 + (arg & 1 if _WIDE_GLOBALS else 0)
+        else:
+            use = _stack_use(op, arg)
+            if use is None:
+                return None
+            pops, pushes = use
         if depth <= pushes:
             return op, arg
         depth += pops - pushes

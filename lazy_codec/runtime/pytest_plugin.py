@@ -37,11 +37,20 @@ def _reach_test_modules() -> None:
     if plain is None or getattr(plain, '_lazy_codec', False) or not hasattr(rewrite, 'PYC_TAIL'):
         return  # a pytest this plugin does not know: its modules stay eager
 
-    def _rewrite_test(fn, config):
-        if not _mode_all():
-            return plain(fn, config)
-        from lazy_codec.runtime.mode_all import rewritten_source_bytes
+    # what the wrapper uses, imported now: pytest would otherwise rewrite and
+    # import lazy_codec's own modules (it marks a plugin's package for its
+    # rewrite) from inside the wrapper, which they would reach again
+    import os
+    from importlib.util import source_hash
 
+    from lazy_codec.rewrite import cookie, emitter, lexer, statements, verdicts  # noqa: F401
+    from lazy_codec.runtime.mode_all import rewritten_source_bytes
+
+    ours = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+    def _rewrite_test(fn, config):
+        if not _mode_all() or str(fn).startswith(ours):
+            return plain(fn, config)
         source = fn.read_bytes()
         lazy_source = rewritten_source_bytes(source)
         if lazy_source is None:
@@ -53,8 +62,6 @@ def _reach_test_modules() -> None:
 
         first, code = plain(_Rewritten(fn), config)
         if type(first) is bytes:  # pytest 8.4+: the source hash, of the file as it is
-            from importlib.util import source_hash
-
             first = source_hash(source)
         return first, code
 
