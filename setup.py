@@ -17,7 +17,9 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 START_FILE_FROM = (3, 18)  # the first version whose site ignores .pth import lines
-STARTUP_FILES = ('lazy_codec.pth',) + (
+# what site-packages gets beside the package: the .pth, the module its line
+# imports (top-level, so that loading it imports nothing of lazy_codec)
+STARTUP_FILES = ('lazy_codec.pth', '_lazy_codec_pth.py') + (
     ('lazy_codec.start',) if sys.version_info >= START_FILE_FROM or os.environ.get('LAZY_CODEC_START_FILE') == '1'
     else ())
 
