@@ -6,11 +6,20 @@ in mode "all" that this package was imported before it could rewrite it)
 
 __version__ = '0.1.0'
 
-from lazy_codec._entry import entry_point as _entry_point  # noqa: F401 (the .pth's `entry` calls it)
-
 # Importing lazy_codec or any of its modules installs nothing: the builtin
 # entry object is the .pth's, or lazy_codec._entry's where no .pth ran (the
-# codec glue and the IPython extension install it before rewritten code runs)
+# codec glue and the IPython extension install it before rewritten code runs).
+# And it imports nothing: in mode "all" from start, the package is imported
+# for its hooks, before any lazy statement
+
+
+def __getattr__(name):
+    # `_entry_point`: what an earlier release's .pth calls (lazy_codec._entry's)
+    if name == '_entry_point':
+        from lazy_codec._entry import entry_point
+
+        return entry_point
+    raise AttributeError(f"module 'lazy_codec' has no attribute {name!r}")
 
 
 def register_codec() -> None:

@@ -87,8 +87,8 @@ def decode(data, errors: str = 'strict') -> 'tuple[str, int]':
         return text, consumed
     from lazy_codec.rewrite.emitter import rewrite
 
-    runtime = sys.modules.get('lazy_codec.runtime.api')
-    every_import = runtime is not None and runtime.get_lazy_imports() == 'all'
+    hooks = sys.modules.get('lazy_codec.runtime.mode_all')
+    every_import = hooks is not None and hooks.installed()
     return rewrite(text, first_line, every_import), consumed
 
 

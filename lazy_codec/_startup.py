@@ -43,9 +43,12 @@ def apply(xoption, environ, lazy_modules_everywhere=None, report=None) -> None:
         )
         os._exit(1)
     if mode == 'all':
-        from lazy_codec.runtime import api, mode_all
+        # the import hooks only: the runtime loads at the first lazy import
+        # (a program with few imports must not pay for it at start), and
+        # takes the mode from them (see api._mode)
+        from lazy_codec.runtime import mode_all
 
-        api.set_lazy_imports('all')
+        mode_all.install()
         if os.environ.get('LAZY_CODEC_MAIN_SCRIPT') == '1':  # opt-in: its cost, see the README
             mode_all.reach_main_script()
 

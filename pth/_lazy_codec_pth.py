@@ -41,7 +41,7 @@ def api(name):
 
 
 def entry(*a, **k):
-    return sys.modules['_frozen_importlib']._gcd_import('lazy_codec')._entry_point(*a, **k)
+    return sys.modules['_frozen_importlib']._gcd_import('lazy_codec._entry').entry_point(*a, **k)
 
 
 codecs.register(search)

@@ -31,7 +31,9 @@ _NATIVE_LAZY_IMPORT = (
 
 # -- the mode and the filter (3.15's sys.set_lazy_imports and _filter) --------
 
-_mode = 'normal'  # 'normal': `lazy` statements and __lazy_modules__; 'all': every eligible import
+# 'normal': `lazy` statements and __lazy_modules__; 'all': every eligible import
+# (mode "all" from start installed its hooks before this module loaded)
+_mode = 'all' if getattr(sys.modules.get('lazy_codec.runtime.mode_all'), 'installed', bool)() else 'normal'
 _filter = None  # called at each potentially lazy import; falsy: import eagerly
 
 

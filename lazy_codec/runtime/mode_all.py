@@ -193,9 +193,20 @@ def _get_code(loader, fullname):
     return _plain_get_code(loader, fullname)
 
 
+# The runtime's one standard-library module of source: the runtime may load
+# after the hooks (mode "all" from start loads it at the first lazy import),
+# and its own import of `types` must not come back to it through them
+# (`types` imports nothing at module level that laziness would change)
+_RUNTIME_NEEDS = frozenset(('types',))
+
+
 def eligible(fullname: str) -> bool:
     """may the imports of module `fullname` be lazy in mode "all"?"""
-    return not (fullname.partition('.')[0] == 'lazy_codec' or (_rewriting and _get_ident() in _rewriting))
+    return not (
+        fullname in _RUNTIME_NEEDS
+        or fullname.partition('.')[0] == 'lazy_codec'
+        or (_rewriting and _get_ident() in _rewriting)
+    )
 
 
 def _reach_runpy(runpy) -> None:
@@ -268,6 +279,13 @@ def install(finder=AllImportsFinder) -> None:
             if other in sys.meta_path:
                 index = min(index, sys.meta_path.index(other))
         sys.meta_path.insert(index, finder)
+
+
+def installed() -> bool:
+    """is mode "all" on (its finder on sys.meta_path)?  The mode's one state
+    before the runtime is loaded: `-X lazy_imports=all` installs the hooks at
+    start, and the runtime, loaded later, reads its mode from here"""
+    return AllImportsFinder in sys.meta_path
 
 
 def uninstall(finder=AllImportsFinder) -> None:

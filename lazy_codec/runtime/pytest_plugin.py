@@ -21,8 +21,8 @@ TAG = '-lazyall3'
 
 
 def _mode_all() -> bool:
-    runtime = sys.modules.get('lazy_codec.runtime.api')
-    return runtime is not None and runtime.get_lazy_imports() == 'all'
+    hooks = sys.modules.get('lazy_codec.runtime.mode_all')
+    return hooks is not None and hooks.installed()
 
 
 def _reach_test_modules() -> None:
