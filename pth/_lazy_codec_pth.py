@@ -18,6 +18,9 @@ object).  With `install` among the arguments, it loads the codec before pip
 installs anything (pip compiles there, and 26.3 blocks imports while
 installing).  Imported once: a venv's site-packages processed twice by site
 finds it in sys.modules.
+
+PYTEST_DONT_REWRITE (pytest marks the files of a plugin's distribution for
+its assertion rewrite, and would warn that this one was imported before it)
 """
 import codecs
 import os

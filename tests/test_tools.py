@@ -58,6 +58,9 @@ def test_pytest(tmp_path, mode):
         out = run_module(root, 'pytest', '-p', 'no:cacheprovider', f'--import-mode={mode}', '-rN', '-vv')
         assert out.returncode == 1, out.stdout + out.stderr
         assert '2 failed, 2 passed' in out.stdout, out.stdout
+        # (no warning: pytest marks lazy_codec's files for its rewrite, and would
+        # warn that the .pth's module and the package were imported before it)
+        assert 'warning' not in out.stdout.splitlines()[-1], out.stdout
         outputs.append([line.replace(str(root), 'ROOT') for line in out.stdout.splitlines()
                         if line.startswith(('E ', '>'))])
     lazy_lines, eager_lines = outputs
