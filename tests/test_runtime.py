@@ -389,3 +389,42 @@ def test_live_key_count_goes_with_its_dict(tmp_path):
         print(binding._live_keys[id(fresh)]().count)
     ''')})
     assert out == '2\nNone\n2\n'
+
+
+@pytest.mark.skipif(NATIVE, reason='the backport runtime is not used on 3.15+')
+def test_call_site_reading_peeks_and_unknown_callees(tmp_path):
+    # the callees that only peek or store leave a lazy name lazy (a dict's
+    # method however reached, operator.getitem, setattr); any callee the
+    # reading cannot prove so is a load, as C code reading an attribute is
+    # on 3.15 (functools.reduce, a conditional argument, a stored callable)
+    out = run(tmp_path, {
+        'm.py': COOKIE + ''.join(f'lazy import {name}\n' for name in (
+            'json', 'fractions', 'colorsys', 'decimal', 'wave', 'netrc', 'tabnanny', 'shlex')),
+        'main.py': textwrap.dedent('''\
+            import functools, operator, sys
+            import m
+            d = vars(m)
+            kind = lambda n: type(d[n]).__name__
+            dict.get(d, 'json'); operator.getitem(d, 'json'); d.__contains__('json')
+            get = d.get
+            get('json')
+            print(kind('json'), 'json' in sys.modules)
+            functools.reduce(getattr, ['fractions'], m)
+            print(kind('fractions'))
+            flag = True
+            getattr(m, 'colorsys' if flag else 'x')
+            print(kind('colorsys'))
+            getters = [getattr]
+            getters[0](m, 'decimal')
+            print(kind('decimal'))
+            list(map(getattr, [m], ['wave']))
+            print(kind('wave'))
+            operator.setitem(d, 'netrc', 1); setattr(m, 'tabnanny', 2)
+            print(kind('netrc'), kind('tabnanny'), 'netrc' in sys.modules, 'tabnanny' in sys.modules)
+            print(kind('shlex'), 'shlex' in sys.modules)
+        '''),
+    })
+    assert out.splitlines() == [
+        'lazy_import False', 'module', 'module', 'module', 'module', 'int int False False',
+        'lazy_import False',
+    ]

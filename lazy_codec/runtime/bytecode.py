@@ -343,6 +343,13 @@ _PEEK_METHOD_NAMES = frozenset(
         'delattr',
         '__setattr__',
         '__delattr__',
+        # operator's container functions, as `operator.getitem(d, k)` calls them
+        'getitem',
+        'contains',
+        'setitem',
+        'delitem',
+        'countOf',
+        'indexOf',
     )
 )
 # the peeks that hand the value found out (which may be stored and come back)
