@@ -373,3 +373,15 @@ print(type(vars(onelazy)['dumps']).__name__, onelazy.dumps([1]))
 case('mode_all_main_script_by_default', files={
     'main.py': "import heavy\nprint(type(globals()['heavy']).__name__)\n",
 }, argv=[*_MODE_ALL, 'main.py'])
+
+# an error a module raises while mode "all" imports it: the traceback shows
+# the importer and the module, without importlib's frames (pip's truststore
+# in mode all: `del _api` of a submodule a lazy import never bound)
+case('mode_all_error_in_imported_module', '''\
+import os, traceback
+try:
+    import failing
+except NameError as exc:
+    print(exc, [os.path.basename(f.filename) for f in traceback.extract_tb(exc.__traceback__)])
+''', files={'failing.py': 'from json import decoder\ndel decoder, undefined_name\n'},
+   argv=[*_MODE_ALL, 'main.py'])

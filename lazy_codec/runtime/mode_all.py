@@ -130,10 +130,8 @@ class AllImportsLoader(SourceFileLoader):  # type: ignore[misc, valid-type]
     def get_code(self, fullname):
         return cached_code(self, fullname, self.tag)
 
-    def exec_module(self, module):
-        super().exec_module(module)
-        if module.__name__ == 'runpy':
-            _reach_runpy(module)
+    # (no exec_module of its own: a frame of ours between importlib's would
+    # keep importlib's frames in the traceback of an error the module raises)
 
 
 class LazyModulesLoader(AllImportsLoader):
@@ -229,8 +227,8 @@ def _reach_runpy(runpy) -> None:
 
 
 class _RunpyLoader:
-    """runpy's own loader (3.11+ freeze it: the finder never sees it), then
-    _reach_runpy"""
+    """runpy's own loader (frozen on 3.11+, AllImportsLoader's on 3.9/3.10),
+    then _reach_runpy"""
 
     def __init__(self, loader):
         self.loader = loader
