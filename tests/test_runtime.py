@@ -18,8 +18,9 @@ RUNTIME_MODULES = {'lazy_codec.runtime', 'lazy_codec.runtime.api', 'lazy_codec.r
 DECODE_MODULES = {'lazy_codec._codec', 'lazy_codec._entry', 'lazy_codec.rewrite', 'lazy_codec.rewrite.cookie',
                   'lazy_codec.rewrite.emitter', 'lazy_codec.rewrite.lexer', 'lazy_codec.rewrite.statements',
                   'lazy_codec.rewrite.verdicts'}
-RUNTIME_FILES = tuple(os.path.join(*name.split('.')) + ('/__init__.py' if name.count('.') == 1 and name.split('.')[1] in ('runtime', 'rewrite') else '.py')
-                      for name in sorted(RUNTIME_MODULES))
+# (the two packages' files are their __init__.py)
+RUNTIME_FILES = tuple(os.path.join(*name.split('.'), '__init__.py') if name in ('lazy_codec.runtime', 'lazy_codec.rewrite')
+                      else os.path.join(*name.split('.')) + '.py' for name in sorted(RUNTIME_MODULES))
 
 
 def run(tmp_path, files, main='main.py'):

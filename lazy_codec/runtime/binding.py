@@ -353,7 +353,7 @@ def _rearmed(key: LazyName, frame):
     peek handed out or a copy kept, stored back): make the key wait for it,
     as when bound"""
     loading = is_loading(frame)
-    if not loading or frame.f_globals is _OUR_GLOBALS:
+    if not loading or _in_runtime(frame):
         return False
     namespace = key.namespace
     with binding_lock:

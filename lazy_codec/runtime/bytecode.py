@@ -516,11 +516,8 @@ def _instruction_at(code: bytes, offset: int):
 
 def _stack_use(op: int, arg: int):
     """(pops, pushes) of an instruction an argument expression is made of,
-    or None for one that is not (a jump, a store: not one expression)"""
-    if op in _PUSH_ONE:
-        return 0, 1
-    if op == _LOAD_GLOBAL:
-        return 0, 1 + (arg & 1 if _WIDE_GLOBALS else 0)
+    or None for one that is not (a jump, a store: not one expression); the
+    simple loads, the commonest, _producer reads itself"""
     if op == _LOAD_ATTR:
         return 1, 1 + (arg & 1 if _WIDE_ATTRS else 0)
     if op == _LOAD_METHOD:
