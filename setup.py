@@ -10,10 +10,13 @@ LAZY_CODEC_START_FILE=1: on 3.15.2 any .start file makes site import pkgutil
 62.0 million instructions, against a deprecation notice that only -v shows.
 """
 import os
+import platform
 import sys
+import sysconfig
 import zipfile
 
-from setuptools import setup
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 START_FILE_FROM = (3, 18)  # the first version whose site ignores .pth import lines
@@ -39,7 +42,39 @@ class build_py_with_pth(build_py):
             os.path.join(self.build_lib, name) for name in STARTUP_FILES]
 
 
-cmdclass = {'build_py': build_py_with_pth}
+class optional_build_ext(build_ext):
+    """the C accelerator, where it can be built: with no compiler or no
+    headers, a warning, and the pure-Python runtime alone (which is complete)"""
+
+    def run(self):
+        try:
+            super().run()
+        except Exception as exc:  # (no compiler: distutils' errors, or OSError)
+            self._skipped(exc)
+
+    def build_extension(self, ext):
+        try:
+            super().build_extension(ext)
+        except Exception as exc:
+            self._skipped(exc)
+
+    def _skipped(self, exc):
+        sys.stderr.write(f'lazy_codec: the C accelerator was not built ({exc}); '
+                         'the pure-Python runtime will run\n')
+
+
+# The accelerator: CPython 3.9-3.14 with the GIL (3.15+ has the feature
+# built in; free-threaded builds use the pure runtime until it is proven
+# there); LAZY_CODEC_PURE_BUILD=1 leaves it out
+ACCELERATED = (
+    platform.python_implementation() == 'CPython'
+    and sys.version_info < (3, 15)
+    and not sysconfig.get_config_var('Py_GIL_DISABLED')
+    and os.environ.get('LAZY_CODEC_PURE_BUILD') != '1'
+)
+ext_modules = [Extension('lazy_codec.runtime._accel', ['lazy_codec/runtime/_accel.c'])] if ACCELERATED else []
+
+cmdclass = {'build_py': build_py_with_pth, 'build_ext': optional_build_ext}
 
 try:  # setuptools >= 64: PEP 660 editable installs
     from setuptools.command.editable_wheel import editable_wheel
@@ -60,4 +95,4 @@ else:
     cmdclass['editable_wheel'] = editable_wheel_with_pth
 
 
-setup(cmdclass=cmdclass)
+setup(cmdclass=cmdclass, ext_modules=ext_modules)

@@ -129,8 +129,21 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _version() -> str:
+    """the package's version, the interpreter's, and which runtime runs"""
+    from lazy_codec import __version__
+
+    python = sys.version.split()[0]
+    if sys.version_info >= (3, 15):
+        return f"lazy-codec {__version__} (Python {python}: lazy imports are the interpreter's own)"
+    from lazy_codec.runtime.accelerator import runtime_name
+
+    return f'lazy-codec {__version__} (Python {python}, runtime: {runtime_name()})'
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog='lazy-codec', description=__doc__.split('\n')[0])
+    parser.add_argument('--version', action='version', version=_version())
     sub = parser.add_subparsers(dest='command', required=True)
     p = sub.add_parser('show', help='print a file as the interpreter compiles it')
     p.add_argument('file')

@@ -19,6 +19,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 COOKIE = '# -*- coding: lazy -*-\n'
 # 3.15+: the interpreter parses `lazy` itself, the codec is plain UTF-8
 NATIVE = sys.version_info >= (3, 15)
+# does the backport runtime run with its C accelerator here (the programs the
+# tests run inherit this process's environment, LAZY_CODEC_PURE included)?
+ACCELERATED = not NATIVE and __import__('lazy_codec.runtime.accelerator').runtime.accelerator.accel is not None
 
 
 def run_process(cmd, *, cwd=None, input=None, unset_env=(), extra_env=None, timeout=120,

@@ -11,6 +11,7 @@ import sys
 from _operator import index as _index
 
 from lazy_codec.rewrite import ENTRY_NAME, ENTRY_POINTS
+from lazy_codec.runtime.accelerator import accel
 from lazy_codec.runtime.binding import bind, bind_where_stored
 from lazy_codec.runtime.bytecode import at_module_level
 from lazy_codec.runtime.modules import attach, attach_submodules, initializing, lazy_modules, loaded
@@ -380,5 +381,46 @@ def _install_api() -> None:
         setattr(builtins, '__lazy_import__', __lazy_import__)  # (not one the program put there)
 
 
+def _accelerate() -> None:
+    """with the C accelerator: the entry points its (lazy_codec/runtime/_accel.c),
+    which do the common case and call these Python ones for the rest"""
+    global lazy_import, lazy_from, maybe_lazy_import, maybe_lazy_from
+    from lazy_codec.runtime import binding, bytecode, modules, rebuilder
+
+    accel.setup(
+        {
+            'LazyName': binding.LazyName,
+            'LazyImportType': LazyImportType,
+            'LiveKeys': binding.LiveKeys,
+            'api_globals': globals(),
+            'binding_globals': vars(binding),
+            'rebuilder_globals': vars(rebuilder),
+            'live_keys': binding._live_keys,
+            'binding_lock': binding.binding_lock,
+            'lazy_modules': lazy_modules,
+            'waiting_children': modules._waiting_children,
+            'our_hooks': tuple(hook for hook in (__lazy_import__, _PTH_LAZY_IMPORT, _NATIVE_LAZY_IMPORT)),
+            'builtin_import': __import__('builtins').__import__,
+            'lazy_import': lazy_import,
+            'lazy_from': lazy_from,
+            'maybe_lazy_import': maybe_lazy_import,
+            'maybe_lazy_from': maybe_lazy_from,
+            'bind': bind,
+            'live_keys_of': binding._live_keys_of,
+            'key_eq': binding.key_eq,
+            'key_hash': binding.key_hash,
+            'entry_name': ENTRY_NAME,
+            'dict_iteration_names': bytecode.DICT_ITERATION_NAMES,
+            'comprehensions': bytecode.COMPREHENSIONS,
+            'simple_loads': bytecode.NAME_LOADS,
+            'EXTENDED_ARG': bytecode.EXTENDED_ARG,
+        }
+    )
+    lazy_import, lazy_from = accel.lazy_import, accel.lazy_from
+    maybe_lazy_import, maybe_lazy_from = accel.maybe_lazy_import, accel.maybe_lazy_from
+
+
+if accel is not None:
+    _accelerate()
 _fill_entry()
 _install_api()

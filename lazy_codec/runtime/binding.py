@@ -17,6 +17,7 @@ from _thread import RLock, get_ident
 from _weakref import ref as _weakref
 from types import ModuleType
 
+from lazy_codec.runtime.accelerator import accel
 from lazy_codec.runtime.bytecode import (
     NAME_LOADS,
     STDLIB_SITE,
@@ -96,7 +97,12 @@ _MISSING = object()
 _HANDLE_FROMLIST_CODE = sys.modules['_frozen_importlib']._handle_fromlist.__code__
 
 
-class LazyName(str):
+# the key's base: with the accelerator, a str whose compare and hash are in C
+# (see the end of LazyName)
+_KeyBase = str if accel is None else accel.KeyBase
+
+
+class LazyName(_KeyBase):  # type: ignore[valid-type, misc]
     """the key of a lazy binding in a module dict (see the module docstring);
     its attributes: `namespace`, the dict it is bound in; `lazy`, the lazy
     object until the name is used (then None; again the lazy object when one
@@ -198,6 +204,17 @@ class LazyName(str):
 
     def __reduce__(self):
         return str, (str(self),)
+
+
+# what a lookup that compares a key runs in Python (rebuilder._in_lookup
+# looks for its frames); with the accelerator, the C compare and hash do the
+# common case and call these for the rest, and the key's attributes are the
+# C base's slots
+key_eq = LazyName.__eq__
+key_hash = LazyName.__hash__
+if accel is not None:
+    for _attribute in ('__eq__', '__ne__', '__hash__', 'resolving', 'running'):
+        delattr(LazyName, _attribute)
 
 
 class EscapedName(LazyName):

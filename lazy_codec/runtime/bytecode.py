@@ -127,7 +127,7 @@ def _call_opcodes() -> dict:
 
 
 _op = _call_opcodes()
-_EXTENDED_ARG = _op['EXTENDED_ARG']
+EXTENDED_ARG = _op['EXTENDED_ARG']
 IMPORT_STAR = _op.get('IMPORT_STAR', -1)
 _CALL_INTRINSIC_1 = _op.get('CALL_INTRINSIC_1', -1)  # 3.12+: `import *` is intrinsic 2
 # a call's opcode -> how many stack items above its callee are not arguments
@@ -371,7 +371,7 @@ def current_offset(frame) -> int:
     lasti = frame.f_lasti
     if lasti >= 0:
         code = frame.f_code.co_code
-        while code[lasti] == _EXTENDED_ARG:
+        while code[lasti] == EXTENDED_ARG:
             lasti += 2
     return lasti
 
@@ -493,7 +493,7 @@ def _instruction_before(code: bytes, offset: int):
     if offset < 0:
         return None
     arg, shift, at = code[offset + 1], 8, offset - 2
-    while at >= 0 and code[at] == _EXTENDED_ARG:
+    while at >= 0 and code[at] == EXTENDED_ARG:
         arg |= code[at + 1] << shift
         shift += 8
         at -= 2
@@ -504,7 +504,7 @@ def _instruction_at(code: bytes, offset: int):
     """(opcode, argument, offset of the next instruction) at `offset`, past
     its EXTENDED_ARG prefixes and its inline caches"""
     arg = 0
-    while code[offset] == _EXTENDED_ARG:
+    while code[offset] == EXTENDED_ARG:
         arg = (arg | code[offset + 1]) << 8
         offset += 2
     op, arg = code[offset], arg | code[offset + 1]
@@ -718,7 +718,7 @@ def store_after(frame, any_locals: bool = False):
 
 
 # what a for loop's iterable may be made with when it iterates a module dict
-_DICT_ITERATION_NAMES = frozenset(('items', 'keys', 'values', 'globals', 'vars', '__dict__'))
+DICT_ITERATION_NAMES = frozenset(('items', 'keys', 'values', 'globals', 'vars', '__dict__'))
 _FOR_ITER_TARGET = (
     2 + (2 if sys.version_info >= (3, 12) else 0),  # bytes to the next instruction
     1 if sys.version_info < (3, 10) else 2,
@@ -759,7 +759,7 @@ def _loops_of(code) -> tuple:
     if cached is not None and cached[0] is code:
         return cached[1]
     raw = code.co_code
-    found = (_for_loops(raw), not _DICT_ITERATION_NAMES.isdisjoint(code.co_names))
+    found = (_for_loops(raw), not DICT_ITERATION_NAMES.isdisjoint(code.co_names))
     if len(raw) >= _LOOPS_CACHED_FROM:
         if len(_loops_cache) >= _LOOPS_KEPT:
             _loops_cache.clear()
@@ -774,7 +774,7 @@ def _for_loops(raw: bytes) -> tuple:
     while at >= 0:
         if not at & 1:
             arg, prefix = raw[at + 1], at - 2
-            while prefix >= 0 and raw[prefix] == _EXTENDED_ARG:
+            while prefix >= 0 and raw[prefix] == EXTENDED_ARG:
                 arg |= raw[prefix + 1] << (8 * ((at - prefix) // 2))
                 prefix -= 2
             loops.append((at, at + _FOR_ITER_TARGET[0] + arg * _FOR_ITER_TARGET[1]))

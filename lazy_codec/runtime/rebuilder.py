@@ -109,7 +109,7 @@ _MISSING = object()
 
 def _in_lookup() -> bool:
     """is any thread inside a lazy key's __eq__, i.e. inside a dict lookup?"""
-    eq_code = binding.LazyName.__eq__.__code__
+    eq_code = binding.key_eq.__code__
     for top in sys._current_frames().values():
         frame: FrameType | None = top
         while frame is not None:

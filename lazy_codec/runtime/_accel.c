@@ -1,0 +1,1157 @@
+/* lazy_codec's optional C accelerator: the common case of a lazy statement
+ * (its binding) and of a first use (the key's compare, the resolution of a
+ * module already imported, the rebinding), in C.
+ *
+ * The pure-Python runtime (api.py, binding.py, reify.py) is the reference:
+ * every function here either does exactly what that code does for a case it
+ * has checked is common and simple, or does nothing and hands the whole
+ * operation to the Python code, before changing any state.  What is rare (a
+ * filter, a replaced __import__ or __lazy_import__, a recorder, a module still
+ * running, a submodule to attach, an error) always goes to Python.
+ *
+ * Invariant: these paths run under the GIL and run no Python code between
+ * their checks and their changes, except where noted; so, like the Python
+ * runtime's `in_one_call`, they rely on the GIL (free-threaded builds use the
+ * pure runtime).  `busy` is set while this file's own dict operations run:
+ * a lazy key compared or hashed then answers as a plain str, as the runtime's
+ * own peeks do in Python (binding._in_runtime, _OUR_GLOBALS).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <frameobject.h>
+#include <structmember.h>
+
+#if PY_VERSION_HEX >= 0x030D0000
+#define WEAKREF_GET(ref, out) PyWeakref_GetRef((ref), &(out))
+#else
+static int
+weakref_get_compat(PyObject *ref, PyObject **out)
+{
+    PyObject *obj = PyWeakref_GetObject(ref);
+    if (obj == NULL) {
+        *out = NULL;
+        return -1;
+    }
+    if (obj == Py_None) {
+        *out = NULL;
+        return 0;
+    }
+    Py_INCREF(obj);
+    *out = obj;
+    return 1;
+}
+#define WEAKREF_GET(ref, out) weakref_get_compat((ref), &(out))
+#endif
+
+/* -- what the Python runtime hands over at setup() ---------------------- */
+static struct {
+    PyTypeObject *lazy_name;   /* binding.LazyName (a subclass of KeyBase) */
+    PyTypeObject *lazy_import; /* reify.LazyImportType */
+    PyObject *api_globals;     /* for `_filter` */
+    PyObject *binding_globals; /* for `recorder` */
+    PyObject *rebuilder_globals;
+    PyObject *live_keys;        /* binding._live_keys */
+    PyObject *lazy_modules;     /* modules.lazy_modules */
+    PyObject *waiting_children; /* modules._waiting_children */
+    PyObject *lock_acquire, *lock_release; /* binding.binding_lock's */
+    PyObject *our_hooks;        /* the __lazy_import__ objects that are ours */
+    PyObject *builtin_import;   /* the interpreter's own __import__ */
+    PyObject *py_lazy_import, *py_lazy_from; /* the pure entry points */
+    PyObject *py_maybe_lazy_import, *py_maybe_lazy_from;
+    PyObject *py_bind, *py_live_keys_of, *py_key_eq, *py_key_hash;
+    PyObject *entry_name;
+    PyObject *dict_iteration_names; /* frozenset: see bytecode.in_dict_loop */
+    PyObject *comprehensions;       /* tuple of code names */
+    unsigned char simple_loads[256]; /* LOAD_GLOBAL, LOAD_NAME */
+    int extended_arg;
+    /* slot offsets of LazyImportType and LiveKeys */
+    Py_ssize_t o_name, o_statement, o_globals, o_filename, o_lineno, o_submodule, o_base, o_key,
+        o_from, o_shown, o_attached, o_count;
+    int ready;
+} S;
+
+static int busy; /* see the file's comment */
+
+/* code id -> (code, may iterate a dict): see code_may_iterate_dicts */
+static PyObject *loop_verdicts;
+#define LOOP_VERDICTS_KEPT 64
+
+static PyObject *s_line, *s_filter, *s_recorder, *s_spec, *s_initializing, *s_builtins,
+    *s_import, *s_lazy_import, *s_path, *s_dot, *s_package, *s_mode, *s_import_head, *s_as_v;
+
+#define SLOT(obj, off) (*(PyObject **)((char *)(obj) + (off)))
+
+static void
+set_slot(PyObject *obj, Py_ssize_t off, PyObject *value)
+{
+    PyObject *old = SLOT(obj, off);
+    Py_INCREF(value);
+    SLOT(obj, off) = value;
+    Py_XDECREF(old);
+}
+
+/* -- the key: a str subclass whose compare and hash are in C ------------- */
+typedef struct {
+    PyUnicodeObject base;
+    PyObject *namespace;
+    PyObject *lazy;
+    PyObject *live;
+    PyObject *resolving;
+    PyObject *running;
+} KeyObject;
+
+static PyMemberDef key_members[] = {
+    {"namespace", T_OBJECT_EX, offsetof(KeyObject, namespace), 0, NULL},
+    {"lazy", T_OBJECT_EX, offsetof(KeyObject, lazy), 0, NULL},
+    {"live", T_OBJECT_EX, offsetof(KeyObject, live), 0, NULL},
+    {"resolving", T_OBJECT, offsetof(KeyObject, resolving), 0, NULL},
+    {"running", T_OBJECT, offsetof(KeyObject, running), 0, NULL},
+    {NULL}};
+
+static PyTypeObject KeyBase_Type;
+
+static PyObject *
+key_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    return PyUnicode_Type.tp_new(type, args, kwds);
+}
+
+static int
+key_traverse(KeyObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->namespace);
+    Py_VISIT(self->lazy);
+    Py_VISIT(self->live);
+    Py_VISIT(self->resolving);
+    Py_VISIT(self->running);
+    return 0;
+}
+
+static int
+key_clear(KeyObject *self)
+{
+    Py_CLEAR(self->namespace);
+    Py_CLEAR(self->lazy);
+    Py_CLEAR(self->live);
+    Py_CLEAR(self->resolving);
+    Py_CLEAR(self->running);
+    return 0;
+}
+
+static void
+key_dealloc(KeyObject *self)
+{
+    PyObject_GC_UnTrack(self);
+    key_clear(self);
+    PyUnicode_Type.tp_dealloc((PyObject *)self);
+}
+
+/* the frame's globals, code bytes (deoptimized) and current offset; new
+ * references in *globals and *code */
+static int
+frame_state(PyFrameObject *frame, PyObject **globals, PyObject **codebytes, PyCodeObject **code,
+            Py_ssize_t *lasti)
+{
+#if PY_VERSION_HEX >= 0x030B0000
+    *globals = PyFrame_GetGlobals(frame);
+    *code = PyFrame_GetCode(frame);
+    *codebytes = PyCode_GetCode(*code);
+    if (*codebytes == NULL) {
+        Py_DECREF(*globals);
+        Py_DECREF(*code);
+        return -1;
+    }
+    *lasti = PyFrame_GetLasti(frame);
+#else
+    *globals = frame->f_globals;
+    Py_INCREF(*globals);
+    *code = frame->f_code;
+    Py_INCREF(*code);
+    *codebytes = (*code)->co_code;
+    Py_INCREF(*codebytes);
+#if PY_VERSION_HEX >= 0x030A0000
+    *lasti = frame->f_lasti < 0 ? frame->f_lasti : frame->f_lasti * 2;
+#else
+    *lasti = frame->f_lasti;
+#endif
+    if (*lasti >= 0) { /* 3.9/3.10 leave f_lasti at an EXTENDED_ARG prefix */
+        const unsigned char *raw = (const unsigned char *)PyBytes_AS_STRING(*codebytes);
+        Py_ssize_t size = PyBytes_GET_SIZE(*codebytes);
+        while (*lasti + 2 < size && raw[*lasti] == S.extended_arg)
+            *lasti += 2;
+    }
+#endif
+    return 0;
+}
+
+static PyObject *
+frame_globals_new(PyFrameObject *frame)
+{
+#if PY_VERSION_HEX >= 0x030B0000
+    return PyFrame_GetGlobals(frame);
+#else
+    Py_INCREF(frame->f_globals);
+    return frame->f_globals;
+#endif
+}
+
+/* may a for loop in `code` iterate its module's dict? (bytecode.in_dict_loop's
+ * question asked of the whole code: it names a way to iterate a dict, or it
+ * is a 3.9-3.11 comprehension); -1 on error.  Cached by code (bounded). */
+static int
+code_may_iterate_dicts(PyCodeObject *code)
+{
+    PyObject *id = PyLong_FromVoidPtr(code);
+    if (id == NULL)
+        return -1;
+    PyObject *cached = PyDict_GetItemWithError(loop_verdicts, id);
+    if (cached != NULL && PyTuple_GET_ITEM(cached, 0) == (PyObject *)code) {
+        Py_DECREF(id);
+        return PyTuple_GET_ITEM(cached, 1) == Py_True;
+    }
+    if (PyErr_Occurred()) {
+        Py_DECREF(id);
+        return -1;
+    }
+    int found = PySequence_Contains(S.comprehensions, code->co_name);
+    PyObject *names = code->co_names;
+    for (Py_ssize_t i = 0; found == 0 && i < PyTuple_GET_SIZE(names); i++)
+        found = PySet_Contains(S.dict_iteration_names, PyTuple_GET_ITEM(names, i));
+    if (found < 0) {
+        Py_DECREF(id);
+        return -1;
+    }
+    if (PyDict_GET_SIZE(loop_verdicts) >= LOOP_VERDICTS_KEPT)
+        PyDict_Clear(loop_verdicts);
+    PyObject *entry = Py_BuildValue("(OO)", (PyObject *)code, found ? Py_True : Py_False);
+    int failed = entry == NULL || PyDict_SetItem(loop_verdicts, id, entry) < 0;
+    Py_XDECREF(entry);
+    Py_DECREF(id);
+    return failed ? -1 : found;
+}
+
+/* modules.initializing: its spec's `_initializing` is anything but False;
+ * errors count as not running, as there */
+static int
+initializing(PyObject *module)
+{
+    PyObject *spec;
+    if (PyModule_CheckExact(module)) {
+        spec = PyDict_GetItemWithError(PyModule_GetDict(module), s_spec);
+        if (spec == NULL) {
+            PyErr_Clear();
+            spec = PyObject_GetAttr(module, s_spec); /* (a module __getattr__) */
+        }
+        else
+            Py_INCREF(spec);
+    }
+    else
+        spec = PyObject_GetAttr(module, s_spec);
+    if (spec == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (spec == Py_None) {
+        Py_DECREF(spec);
+        return 0;
+    }
+    PyObject *flag = PyObject_GetAttr(spec, s_initializing);
+    Py_DECREF(spec);
+    if (flag == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    int running = flag != Py_False;
+    Py_DECREF(flag);
+    return running;
+}
+
+/* modules.loaded(name) (borrowed module in *found when not NULL) */
+static int
+loaded(PyObject *name, PyObject **found)
+{
+    PyObject *module = PyDict_GetItemWithError(PyImport_GetModuleDict(), name);
+    if (found)
+        *found = module;
+    if (module == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    return module != Py_None && !initializing(module);
+}
+
+/* the value of `name` in a module dict, or NULL; -1 on error */
+static PyObject *
+global_of(PyObject *globals, PyObject *name)
+{
+    PyObject *value = PyDict_GetItemWithError(globals, name);
+    if (value == NULL)
+        PyErr_Clear();
+    return value;
+}
+
+/* is nothing unusual watching: no recorder, no filter */
+static int
+plain_runtime(void)
+{
+    PyObject *recorder = global_of(S.binding_globals, s_recorder);
+    PyObject *filter = global_of(S.api_globals, s_filter);
+    return (recorder == NULL || recorder == Py_None) && (filter == NULL || filter == Py_None);
+}
+
+/* does `globals`' builtins have the interpreter's own __import__? */
+static int
+plain_import(PyObject *globals)
+{
+    PyObject *builtins = global_of(globals, s_builtins);
+    if (builtins == NULL)
+        return 0;
+    if (PyModule_Check(builtins))
+        builtins = PyModule_GetDict(builtins);
+    if (!PyDict_Check(builtins))
+        return 0;
+    return global_of(builtins, s_import) == S.builtin_import;
+}
+
+/* the binding lock, for a change: 1 held (or not needed), 0 another thread
+ * holds it, -1 error.  In a process of one thread no other thread can hold
+ * it, and this one may (re-entrant): not taken then (2: nothing to release) */
+static int
+lock_acquire(void)
+{
+    PyThreadState *self = PyThreadState_Get();
+    PyThreadState *first = PyInterpreterState_ThreadHead(PyThreadState_GetInterpreter(self));
+    if (first == self && PyThreadState_Next(first) == NULL)
+        return 2;
+    PyObject *got = PyObject_CallOneArg(S.lock_acquire, Py_False);
+    if (got == NULL)
+        return -1;
+    int ok = got == Py_True;
+    Py_DECREF(got);
+    return ok;
+}
+
+static int
+lock_release(int held)
+{
+    if (held == 2)
+        return 0;
+    PyObject *done = PyObject_CallNoArgs(S.lock_release);
+    Py_XDECREF(done);
+    return done == NULL ? -1 : 0;
+}
+
+/* for each prefix of dotted `name` (itself too): imported, not running,
+ * nothing waiting to attach (modules.attach_submodules has nothing to do) */
+static int
+nothing_to_attach(PyObject *name)
+{
+    Py_ssize_t length = PyUnicode_GET_LENGTH(name);
+    Py_ssize_t end = 0;
+    while (end < length) {
+        Py_ssize_t dot = PyUnicode_FindChar(name, '.', end, length, 1);
+        if (dot == -2)
+            return -1;
+        end = dot < 0 ? length : dot;
+        PyObject *prefix = PyUnicode_Substring(name, 0, end);
+        if (prefix == NULL)
+            return -1;
+        int waiting = PyDict_Contains(S.waiting_children, prefix);
+        PyObject *module = waiting == 0 ? PyDict_GetItemWithError(PyImport_GetModuleDict(), prefix) : NULL;
+        Py_DECREF(prefix);
+        if (waiting != 0 || module == NULL || module == Py_None) {
+            PyErr_Clear();
+            return 0;
+        }
+        if (initializing(module))
+            return 0;
+        end += 1;
+    }
+    return 1;
+}
+
+/* The first use of a name, in C, when it is the common case: a LOAD_GLOBAL or
+ * LOAD_NAME of a key bound by `lazy import m` / `lazy from m import x`, whose
+ * module is imported and done, in a module dict that keeps other lazy names
+ * (the last one's use starts the rebuilder: Python does it).  1: done, the
+ * lookup restarts and finds the value; 0: not the common case (nothing
+ * changed); -1: error. */
+static int
+settle_fast(KeyObject *key, PyObject *name)
+{
+    if (!S.ready || Py_TYPE(key) != S.lazy_name || !PyUnicode_CheckExact(name))
+        return 0;
+    PyObject *lazy = key->lazy;
+    if (lazy == NULL || Py_TYPE(lazy) != S.lazy_import || (key->resolving && key->resolving != Py_None) ||
+        (key->running && key->running != Py_None) || key->live == NULL || !plain_runtime())
+        return 0;
+    if (SLOT(lazy, S.o_from) != Py_None || SLOT(lazy, S.o_attached) != Py_False ||
+        SLOT(lazy, S.o_submodule) != Py_None || SLOT(lazy, S.o_shown) != Py_None)
+        return 0;
+    PyObject *live_count = SLOT(key->live, S.o_count);
+    if (live_count == NULL || !PyLong_CheckExact(live_count) || PyLong_AsSsize_t(live_count) <= 1)
+        return 0;
+
+    PyFrameObject *frame = PyEval_GetFrame();
+    if (frame == NULL)
+        return 0;
+    PyObject *globals, *codebytes;
+    PyCodeObject *code;
+    Py_ssize_t lasti;
+    if (frame_state(frame, &globals, &codebytes, &code, &lasti) < 0)
+        return -1;
+    int simple = globals == key->namespace && lasti >= 0 && lasti < PyBytes_GET_SIZE(codebytes) &&
+                 S.simple_loads[(unsigned char)PyBytes_AS_STRING(codebytes)[lasti]];
+    int iterates = simple ? code_may_iterate_dicts(code) : 0;
+    Py_DECREF(globals);
+    Py_DECREF(codebytes);
+    Py_DECREF(code);
+    if (iterates < 0)
+        return -1;
+    if (!simple || iterates)
+        return 0;
+
+    PyObject *target = SLOT(lazy, S.o_name);
+    PyObject *base = SLOT(lazy, S.o_base);
+    PyObject *lazy_globals = SLOT(lazy, S.o_globals);
+    if (!PyDict_CheckExact(lazy_globals) || !plain_import(lazy_globals))
+        return 0;
+    PyObject *module, *value, *attr = NULL;
+    if (base == Py_None) {
+        /* `import m as v`, m a top-level name: sys.modules' module */
+        PyObject *statement = SLOT(lazy, S.o_statement);
+        if (!PyUnicode_CheckExact(statement) || PyUnicode_GET_LENGTH(statement) < 7 ||
+            PyUnicode_READ_CHAR(statement, 0) != 'i')
+            return 0;
+        Py_ssize_t dot = PyUnicode_FindChar(target, '.', 0, PyUnicode_GET_LENGTH(target), 1);
+        if (dot != -1) {
+            if (dot == -2)
+                return -1;
+            return 0;
+        }
+        int waiting = PyDict_Contains(S.waiting_children, target);
+        if (waiting != 0)
+            return waiting < 0 ? -1 : 0;
+        if (!loaded(target, &module))
+            return 0;
+        value = module;
+    }
+    else {
+        /* `from m import x as v`: x as m's dict has it (not a submodule to
+         * import, nor a module __getattr__'s, nor a lazy binding there) */
+        if (!loaded(base, &module) || !PyModule_CheckExact(module))
+            return 0;
+        int attachable = nothing_to_attach(base);
+        if (attachable <= 0)
+            return attachable;
+        attr = PyUnicode_Substring(target, PyUnicode_GET_LENGTH(base) + 1, PyUnicode_GET_LENGTH(target));
+        if (attr == NULL)
+            return -1;
+        if (PyUnicode_GET_LENGTH(attr) > 1 && PyUnicode_READ_CHAR(attr, 0) == '_' &&
+            PyUnicode_READ_CHAR(attr, 1) == '_') {
+            Py_DECREF(attr); /* (ModuleType's own attributes come first) */
+            return 0;
+        }
+        busy++;
+        value = PyDict_GetItemWithError(PyModule_GetDict(module), attr);
+        busy--;
+        if (value == NULL || Py_TYPE(value) == S.lazy_import) {
+            Py_DECREF(attr);
+            if (value == NULL && PyErr_Occurred())
+                return -1;
+            return 0;
+        }
+    }
+    Py_INCREF(value);
+
+    /* the change (binding.settle's), under the binding lock */
+    int got = lock_acquire();
+    if (got <= 0) {
+        Py_XDECREF(attr);
+        Py_DECREF(value);
+        return got;
+    }
+    int result = 0;
+    PyObject *namespace = key->namespace;
+    Py_INCREF(namespace);
+    busy++;
+    PyObject *current = PyDict_GetItemWithError(namespace, (PyObject *)key);
+    if (current == lazy && key->lazy == lazy) {
+        PyObject *plain = name;
+        Py_INCREF(plain);
+        if (!PyUnicode_CHECK_INTERNED(plain)) {
+            Py_SETREF(plain, PyUnicode_FromObject(plain));
+            if (plain != NULL)
+                PyUnicode_InternInPlace(&plain);
+        }
+        if (plain == NULL || PySet_Discard(S.lazy_modules, base == Py_None ? target : base) < 0 ||
+            PySet_Discard(S.lazy_modules, target) < 0 || PyDict_DelItem(namespace, (PyObject *)key) < 0 ||
+            PyDict_SetItem(namespace, plain, value) < 0)
+            result = -1;
+        else {
+            PyObject *count = PyLong_FromSsize_t(PyLong_AsSsize_t(SLOT(key->live, S.o_count)) - 1);
+            if (count == NULL)
+                result = -1;
+            else {
+                Py_SETREF(SLOT(key->live, S.o_count), count);
+                Py_INCREF(Py_None);
+                Py_SETREF(key->lazy, Py_None);
+                result = 1;
+            }
+        }
+        Py_XDECREF(plain);
+    }
+    else if (PyErr_Occurred())
+        result = -1;
+    busy--;
+    Py_DECREF(namespace);
+    Py_XDECREF(attr);
+    Py_DECREF(value);
+    if (lock_release(got) < 0)
+        return -1;
+    return result;
+}
+
+static PyObject *
+key_richcompare(PyObject *self, PyObject *other, int op)
+{
+    if (op != Py_EQ && op != Py_NE)
+        return PyUnicode_Type.tp_richcompare(self, other, op);
+    if (!PyUnicode_Check(other))
+        return PyBool_FromLong(op == Py_NE);
+    int order = PyUnicode_Compare(self, other);
+    if (order == -1 && PyErr_Occurred())
+        return NULL;
+    if (order != 0)
+        return PyBool_FromLong(op == Py_NE);
+    if (busy)
+        return PyBool_FromLong(op == Py_EQ);
+    if (op == Py_EQ) {
+        int done = settle_fast((KeyObject *)self, other);
+        if (done < 0)
+            return NULL;
+        if (done)
+            Py_RETURN_TRUE;
+    }
+    PyObject *answer = PyObject_CallFunctionObjArgs(S.py_key_eq, self, other, NULL);
+    if (answer == NULL || op == Py_EQ)
+        return answer;
+    int truth = PyObject_IsTrue(answer);
+    Py_DECREF(answer);
+    return truth < 0 ? NULL : PyBool_FromLong(!truth);
+}
+
+static Py_hash_t
+key_hash(PyObject *self)
+{
+    KeyObject *key = (KeyObject *)self;
+    if (busy || key->lazy == NULL || key->lazy == Py_None || !S.ready)
+        return PyUnicode_Type.tp_hash(self);
+    PyFrameObject *frame = PyEval_GetFrame();
+    if (frame == NULL)
+        return PyUnicode_Type.tp_hash(self);
+    PyObject *globals = frame_globals_new(frame);
+    int ours = globals == S.binding_globals || globals == S.rebuilder_globals;
+    Py_DECREF(globals);
+    if (ours)
+        return PyUnicode_Type.tp_hash(self);
+    PyObject *hashed = PyObject_CallOneArg(S.py_key_hash, self);
+    if (hashed == NULL)
+        return -1;
+    Py_hash_t hash = PyLong_AsSsize_t(hashed);
+    Py_DECREF(hashed);
+    return hash;
+}
+
+static PyTypeObject KeyBase_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "lazy_codec.runtime._accel.KeyBase",
+    .tp_basicsize = sizeof(KeyObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "binding.LazyName's base: its compare and hash in C",
+    .tp_new = key_new,
+    .tp_dealloc = (destructor)key_dealloc,
+    .tp_traverse = (traverseproc)key_traverse,
+    .tp_clear = (inquiry)key_clear,
+    .tp_free = PyObject_GC_Del,
+    .tp_richcompare = key_richcompare,
+    .tp_hash = key_hash,
+    .tp_members = key_members,
+};
+
+/* -- a lazy statement ----------------------------------------------------- */
+
+static PyObject *
+new_lazy(PyObject *name, PyObject *statement, PyObject *globals, PyObject *filename, PyObject *lineno,
+         PyObject *base)
+{
+    PyObject *lazy = S.lazy_import->tp_alloc(S.lazy_import, 0);
+    if (lazy == NULL)
+        return NULL;
+    set_slot(lazy, S.o_name, name);
+    set_slot(lazy, S.o_statement, statement);
+    set_slot(lazy, S.o_globals, globals);
+    set_slot(lazy, S.o_filename, filename);
+    set_slot(lazy, S.o_lineno, lineno);
+    set_slot(lazy, S.o_submodule, Py_None);
+    set_slot(lazy, S.o_base, base);
+    set_slot(lazy, S.o_key, Py_None);
+    set_slot(lazy, S.o_from, Py_None);
+    set_slot(lazy, S.o_shown, Py_None);
+    set_slot(lazy, S.o_attached, Py_False);
+    return lazy;
+}
+
+/* binding.bind, for a name not bound in `namespace` yet (otherwise, the
+ * Python bind); the binding lock held */
+static int
+bind(PyObject *namespace, PyObject *name, PyObject *lazy)
+{
+    busy++;
+    int bound = PyDict_Contains(namespace, name);
+    busy--;
+    if (bound < 0)
+        return -1;
+    if (bound) {
+        PyObject *done = PyObject_CallFunctionObjArgs(S.py_bind, namespace, name, lazy, NULL);
+        Py_XDECREF(done);
+        return done == NULL ? -1 : 0;
+    }
+    PyObject *args = PyTuple_Pack(1, name);
+    if (args == NULL)
+        return -1;
+    KeyObject *key = (KeyObject *)S.lazy_name->tp_new(S.lazy_name, args, NULL);
+    Py_DECREF(args);
+    if (key == NULL)
+        return -1;
+    PyObject *id = PyLong_FromVoidPtr(namespace);
+    PyObject *live = NULL;
+    if (id == NULL)
+        goto fail;
+    busy++;
+    PyObject *ref = PyDict_GetItemWithError(S.live_keys, id);
+    busy--;
+    Py_DECREF(id);
+    if (ref != NULL && WEAKREF_GET(ref, live) < 0)
+        goto fail;
+    if (live == NULL) {
+        if (PyErr_Occurred())
+            goto fail;
+        live = PyObject_CallOneArg(S.py_live_keys_of, namespace);
+        if (live == NULL)
+            goto fail;
+    }
+    PyObject *count = SLOT(live, S.o_count);
+    if (count == NULL || !PyLong_CheckExact(count)) {
+        PyErr_SetString(PyExc_SystemError, "lazy_codec: a LiveKeys without its count");
+        goto fail;
+    }
+    count = PyLong_FromSsize_t(PyLong_AsSsize_t(count) + 1);
+    if (count == NULL)
+        goto fail;
+    Py_SETREF(SLOT(live, S.o_count), count);
+    Py_INCREF(namespace);
+    key->namespace = namespace;
+    Py_INCREF(lazy);
+    key->lazy = lazy;
+    key->live = live; /* (the reference taken above) */
+    live = NULL;
+    set_slot(lazy, S.o_key, (PyObject *)key);
+    busy++;
+    int failed = PyDict_SetItem(namespace, (PyObject *)key, lazy);
+    busy--;
+    Py_DECREF(key);
+    return failed;
+fail:
+    Py_XDECREF(live);
+    Py_DECREF(key);
+    return -1;
+}
+
+/* the statement's frame, when it is a module's (locals are globals, a dict)
+ * and nothing unusual is set: its globals (borrowed, through the frame) */
+static PyObject *
+plain_statement_frame(PyFrameObject **frame_out, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                      Py_ssize_t *line, int explicit)
+{
+    if (!S.ready || kwnames == NULL || PyTuple_GET_SIZE(kwnames) != 1 ||
+        PyUnicode_Compare(PyTuple_GET_ITEM(kwnames, 0), s_line) != 0 || !PyLong_CheckExact(args[nargs]))
+        return NULL;
+    *line = PyLong_AsSsize_t(args[nargs]);
+    if (*line <= 0) {
+        PyErr_Clear();
+        return NULL;
+    }
+    PyFrameObject *frame = PyEval_GetFrame();
+    if (frame == NULL || !plain_runtime())
+        return NULL;
+    PyObject *globals = frame_globals_new(frame);
+#if PY_VERSION_HEX >= 0x030B0000
+    PyObject *locals = PyFrame_GetLocals(frame);
+    if (locals == NULL) {
+        PyErr_Clear();
+        Py_DECREF(globals);
+        return NULL;
+    }
+    Py_DECREF(locals);
+#else
+    PyObject *locals = frame->f_locals;
+#endif
+    Py_DECREF(globals); /* (the frame keeps it) */
+    if (locals != globals || !PyDict_CheckExact(globals))
+        return NULL;
+    if (!explicit) {
+        /* a plain import: lazy in mode "all" (else __lazy_modules__: Python) */
+        PyObject *mode = global_of(S.api_globals, s_mode);
+        if (mode == NULL || !PyUnicode_Check(mode) || PyUnicode_CompareWithASCIIString(mode, "all") != 0)
+            return NULL;
+        *frame_out = frame;
+        return globals;
+    }
+    /* builtins.__lazy_import__ one of ours (api._replaced_lazy_import) */
+    PyObject *builtins = PyEval_GetBuiltins();
+    if (builtins == NULL || !PyDict_Check(builtins))
+        return NULL;
+    PyObject *hook = global_of(builtins, s_lazy_import);
+    if (hook != NULL && hook != Py_None) {
+        int ours = PySequence_Contains(S.our_hooks, hook);
+        if (ours <= 0) {
+            PyErr_Clear();
+            return NULL;
+        }
+    }
+    *frame_out = frame;
+    return globals;
+}
+
+static int
+alias_ok(PyObject *alias, PyObject **name, PyObject **asname)
+{
+    if (!PyTuple_CheckExact(alias) || PyTuple_GET_SIZE(alias) != 2)
+        return 0;
+    *name = PyTuple_GET_ITEM(alias, 0);
+    *asname = PyTuple_GET_ITEM(alias, 1);
+    return PyUnicode_CheckExact(*name) && (*asname == Py_None || PyUnicode_CheckExact(*asname));
+}
+
+static PyObject *
+frame_filename(PyFrameObject *frame)
+{
+    PyCodeObject *code = PyFrame_GetCode(frame);
+    PyObject *filename = code->co_filename;
+    Py_INCREF(filename);
+    Py_DECREF(code);
+    return filename;
+}
+
+/* namespace.pop(ENTRY_NAME, None) */
+static int
+pop_entry_name(PyObject *namespace)
+{
+    busy++;
+    int has = PyDict_Contains(namespace, S.entry_name);
+    int failed = has < 0 || (has && PyDict_DelItem(namespace, S.entry_name) < 0);
+    busy--;
+    return failed ? -1 : 0;
+}
+
+/* "import NAME as v" (a reified statement's text, see reify.statement_code) */
+static PyObject *
+import_statement(PyObject *name)
+{
+    PyObject *head = PyUnicode_Concat(s_import_head, name);
+    if (head == NULL)
+        return NULL;
+    PyObject *statement = PyUnicode_Concat(head, s_as_v);
+    Py_DECREF(head);
+    return statement;
+}
+
+/* api._import, explicit, for `import m [as n]` with top-level names: 1 done,
+ * 0 not that case, -1 error */
+static int
+import_fast(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int explicit)
+{
+    PyFrameObject *frame;
+    Py_ssize_t line;
+    PyObject *namespace = plain_statement_frame(&frame, args, nargs, kwnames, &line, explicit);
+    if (namespace == NULL)
+        return PyErr_Occurred() ? -1 : 0;
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        PyObject *name, *asname;
+        if (!alias_ok(args[i], &name, &asname))
+            return 0;
+        Py_ssize_t dot = PyUnicode_FindChar(name, '.', 0, PyUnicode_GET_LENGTH(name), 1);
+        if (dot != -1)
+            return dot == -2 ? -1 : 0;
+    }
+    int got = lock_acquire();
+    if (got <= 0)
+        return got;
+    int failed = pop_entry_name(namespace);
+    PyObject *filename = frame_filename(frame);
+    PyObject *lineno = PyLong_FromSsize_t(line);
+    failed = failed || lineno == NULL;
+    for (Py_ssize_t i = 0; !failed && i < nargs; i++) {
+        PyObject *name = PyTuple_GET_ITEM(args[i], 0), *asname = PyTuple_GET_ITEM(args[i], 1);
+        PyObject *statement = import_statement(name);
+        PyObject *lazy = statement ? new_lazy(name, statement, namespace, filename, lineno, Py_None) : NULL;
+        Py_XDECREF(statement);
+        failed = lazy == NULL || (!loaded(name, NULL) && PySet_Add(S.lazy_modules, name) < 0) ||
+                 bind(namespace, asname == Py_None ? name : asname, lazy) < 0;
+        Py_XDECREF(lazy);
+    }
+    Py_DECREF(filename);
+    Py_XDECREF(lineno);
+    if (lock_release(got) < 0)
+        failed = 1;
+    return failed ? -1 : 1;
+}
+
+/* api._absolute for a relative `from` with __package__ a str; NULL with no
+ * error: not that case */
+static PyObject *
+absolute(PyObject *module, Py_ssize_t level, PyObject *globals)
+{
+    if (level == 0) {
+        Py_INCREF(module);
+        return module;
+    }
+    PyObject *package = global_of(globals, s_package);
+    if (package == NULL || !PyUnicode_CheckExact(package) || PyUnicode_GET_LENGTH(package) == 0)
+        return NULL;
+    PyObject *bits = PyUnicode_RSplit(package, s_dot, level - 1);
+    if (bits == NULL)
+        return NULL;
+    PyObject *result = NULL;
+    if (PyList_GET_SIZE(bits) >= level) {
+        PyObject *head = PyList_GET_ITEM(bits, 0);
+        if (PyUnicode_GET_LENGTH(module))
+            result = PyUnicode_FromFormat("%U.%U", head, module);
+        else {
+            result = head;
+            Py_INCREF(result);
+        }
+    }
+    Py_DECREF(bits);
+    return result;
+}
+
+/* api._from, explicit: 1 done, 0 not the common case, -1 error */
+static int
+from_fast(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int explicit)
+{
+    PyFrameObject *frame;
+    Py_ssize_t line;
+    if (nargs < 2 || !PyUnicode_CheckExact(args[0]) || !PyLong_CheckExact(args[1]))
+        return 0;
+    PyObject *namespace = plain_statement_frame(&frame, args, nargs, kwnames, &line, explicit);
+    if (namespace == NULL)
+        return PyErr_Occurred() ? -1 : 0;
+    PyObject *module = args[0];
+    Py_ssize_t level = PyLong_AsSsize_t(args[1]);
+    if (level < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    for (Py_ssize_t i = 2; i < nargs; i++) {
+        PyObject *name, *asname;
+        if (!alias_ok(args[i], &name, &asname))
+            return 0;
+    }
+    PyObject *base = absolute(module, level, namespace);
+    if (base == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    PyObject *imported;
+    int base_loaded = loaded(base, &imported);
+    Py_XINCREF(imported);
+    PyObject *loaded_dict = NULL;
+    int result = 0;
+    if (imported != NULL && imported != Py_None) {
+        if (!PyModule_CheckExact(imported))
+            goto done;
+        loaded_dict = PyModule_GetDict(imported);
+    }
+    if (!base_loaded) {
+        Py_ssize_t dot = PyUnicode_FindChar(base, '.', 0, PyUnicode_GET_LENGTH(base), 1);
+        if (dot != -1) { /* a parent to attach it to: Python */
+            result = dot == -2 ? -1 : 0;
+            goto done;
+        }
+    }
+    if (loaded_dict != NULL) {
+        /* a submodule imported, then deleted from its package: Python */
+        busy++;
+        int package = PyDict_Contains(loaded_dict, s_path);
+        busy--;
+        if (package < 0) {
+            result = -1;
+            goto done;
+        }
+        for (Py_ssize_t i = 2; package && i < nargs; i++) {
+            PyObject *attr = PyTuple_GET_ITEM(args[i], 0);
+            busy++;
+            int has = PyDict_Contains(loaded_dict, attr);
+            busy--;
+            if (has < 0) {
+                result = -1;
+                goto done;
+            }
+            if (has)
+                continue;
+            PyObject *full = PyUnicode_FromFormat("%U.%U", base, attr);
+            if (full == NULL) {
+                result = -1;
+                goto done;
+            }
+            PyObject *sub = PyDict_GetItemWithError(PyImport_GetModuleDict(), full);
+            Py_DECREF(full);
+            if (sub != NULL && sub != Py_None) {
+                result = 0;
+                goto done;
+            }
+            PyErr_Clear();
+        }
+    }
+    int got = lock_acquire();
+    if (got <= 0) {
+        result = got;
+        goto done;
+    }
+    int failed = pop_entry_name(namespace);
+    if (!failed && !base_loaded && PySet_Add(S.lazy_modules, base) < 0)
+        failed = 1;
+    PyObject *filename = frame_filename(frame);
+    PyObject *lineno = PyLong_FromSsize_t(line);
+    PyObject *dots = PyUnicode_New(level, '.');
+    if (dots != NULL)
+        for (Py_ssize_t i = 0; i < level; i++)
+            PyUnicode_WRITE(PyUnicode_KIND(dots), PyUnicode_DATA(dots), i, '.');
+    failed = failed || lineno == NULL || dots == NULL;
+    for (Py_ssize_t i = 2; !failed && i < nargs; i++) {
+        PyObject *attr = PyTuple_GET_ITEM(args[i], 0), *asname = PyTuple_GET_ITEM(args[i], 1);
+        PyObject *bound = asname == Py_None ? attr : asname;
+        if (loaded_dict != NULL) {
+            /* 3.15 binds at once what the module's dict already has */
+            busy++;
+            PyObject *value = PyDict_GetItemWithError(loaded_dict, attr);
+            busy--;
+            if (value != NULL && Py_TYPE(value) != S.lazy_import) {
+                Py_INCREF(value);
+                busy++;
+                failed = PyDict_SetItem(namespace, bound, value) < 0;
+                busy--;
+                Py_DECREF(value);
+                continue;
+            }
+            if (value == NULL && PyErr_Occurred()) {
+                failed = 1;
+                break;
+            }
+        }
+        PyObject *full = PyUnicode_FromFormat("%U.%U", base, attr);
+        PyObject *statement = full ? PyUnicode_FromFormat("from %U%U import %U as v", dots, module, attr) : NULL;
+        PyObject *lazy = statement ? new_lazy(full, statement, namespace, filename, lineno, base) : NULL;
+        failed = lazy == NULL || (!loaded(full, NULL) && PySet_Add(S.lazy_modules, full) < 0) ||
+                 bind(namespace, bound, lazy) < 0;
+        Py_XDECREF(full);
+        Py_XDECREF(statement);
+        Py_XDECREF(lazy);
+    }
+    Py_DECREF(filename);
+    Py_XDECREF(lineno);
+    Py_XDECREF(dots);
+    if (lock_release(got) < 0)
+        failed = 1;
+    result = failed ? -1 : 1;
+done:
+    Py_DECREF(base);
+    Py_XDECREF(imported);
+    return result;
+}
+
+#define ENTRY_POINT(function, fast, explicit, fallback)                                                   \
+    static PyObject *function(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)  \
+    {                                                                                                       \
+        int done = fast(args, nargs, kwnames, explicit);                                                    \
+        if (done < 0)                                                                                       \
+            return NULL;                                                                                    \
+        if (done)                                                                                           \
+            Py_RETURN_NONE;                                                                                 \
+        return PyObject_Vectorcall(S.fallback, args, nargs, kwnames);                                       \
+    }
+
+ENTRY_POINT(accel_lazy_import, import_fast, 1, py_lazy_import)
+ENTRY_POINT(accel_lazy_from, from_fast, 1, py_lazy_from)
+ENTRY_POINT(accel_maybe_lazy_import, import_fast, 0, py_maybe_lazy_import)
+ENTRY_POINT(accel_maybe_lazy_from, from_fast, 0, py_maybe_lazy_from)
+
+/* the offset of slot `name` of `type` (a member descriptor) */
+static int
+slot_offset(PyTypeObject *type, const char *name, Py_ssize_t *offset)
+{
+    PyObject *descr = PyDict_GetItemString(type->tp_dict, name);
+    if (descr == NULL || Py_TYPE(descr) != &PyMemberDescr_Type) {
+        PyErr_Format(PyExc_TypeError, "lazy_codec: %s.%s is not a slot", type->tp_name, name);
+        return -1;
+    }
+    PyMemberDef *member = ((PyMemberDescrObject *)descr)->d_member;
+    if (member->type != T_OBJECT_EX) {
+        PyErr_Format(PyExc_TypeError, "lazy_codec: %s.%s is not an object slot", type->tp_name, name);
+        return -1;
+    }
+    *offset = member->offset;
+    return 0;
+}
+
+static PyObject *
+take(PyObject *config, const char *name)
+{
+    PyObject *value = PyDict_GetItemString(config, name);
+    if (value == NULL) {
+        PyErr_Format(PyExc_KeyError, "lazy_codec._accel.setup: no %s", name);
+        return NULL;
+    }
+    Py_INCREF(value);
+    return value;
+}
+
+static PyObject *
+accel_setup(PyObject *module, PyObject *config)
+{
+    if (!PyDict_Check(config)) {
+        PyErr_SetString(PyExc_TypeError, "setup() takes a dict");
+        return NULL;
+    }
+    if (S.ready) {
+        PyErr_SetString(PyExc_RuntimeError, "lazy_codec._accel is set up already");
+        return NULL;
+    }
+#define TAKE(field, name)                                                                                   \
+    if ((S.field = (void *)take(config, name)) == NULL)                                                           \
+        return NULL;
+    TAKE(lazy_name, "LazyName")
+    TAKE(lazy_import, "LazyImportType")
+    TAKE(api_globals, "api_globals")
+    TAKE(binding_globals, "binding_globals")
+    TAKE(rebuilder_globals, "rebuilder_globals")
+    TAKE(live_keys, "live_keys")
+    TAKE(lazy_modules, "lazy_modules")
+    TAKE(waiting_children, "waiting_children")
+    TAKE(our_hooks, "our_hooks")
+    TAKE(builtin_import, "builtin_import")
+    TAKE(py_lazy_import, "lazy_import")
+    TAKE(py_lazy_from, "lazy_from")
+    TAKE(py_maybe_lazy_import, "maybe_lazy_import")
+    TAKE(py_maybe_lazy_from, "maybe_lazy_from")
+    TAKE(py_bind, "bind")
+    TAKE(py_live_keys_of, "live_keys_of")
+    TAKE(py_key_eq, "key_eq")
+    TAKE(py_key_hash, "key_hash")
+    TAKE(entry_name, "entry_name")
+    TAKE(dict_iteration_names, "dict_iteration_names")
+    TAKE(comprehensions, "comprehensions")
+#undef TAKE
+    PyObject *lock = take(config, "binding_lock");
+    if (lock == NULL)
+        return NULL;
+    S.lock_acquire = PyObject_GetAttrString(lock, "acquire");
+    S.lock_release = PyObject_GetAttrString(lock, "release");
+    Py_DECREF(lock);
+    if (S.lock_acquire == NULL || S.lock_release == NULL)
+        return NULL;
+    if (!PyType_Check(S.lazy_name) || !PyType_IsSubtype(S.lazy_name, &KeyBase_Type) ||
+        !PyType_Check(S.lazy_import) || !PyDict_Check(S.api_globals) || !PyDict_Check(S.binding_globals) ||
+        !PyDict_Check(S.rebuilder_globals) || !PyDict_Check(S.live_keys) || !PySet_Check(S.lazy_modules) ||
+        !PyDict_Check(S.waiting_children) || !PyAnySet_Check(S.dict_iteration_names)) {
+        PyErr_SetString(PyExc_TypeError, "lazy_codec._accel.setup: unexpected types");
+        return NULL;
+    }
+    PyObject *live_type = PyDict_GetItemString(config, "LiveKeys");
+    PyObject *loads = PyDict_GetItemString(config, "simple_loads");
+    PyObject *extended = PyDict_GetItemString(config, "EXTENDED_ARG");
+    if (live_type == NULL || !PyType_Check(live_type) || loads == NULL || extended == NULL) {
+        PyErr_SetString(PyExc_TypeError, "lazy_codec._accel.setup: LiveKeys, simple_loads, EXTENDED_ARG");
+        return NULL;
+    }
+    S.extended_arg = (int)PyLong_AsLong(extended);
+    PyObject *iterator = PyObject_GetIter(loads);
+    if (iterator == NULL)
+        return NULL;
+    PyObject *item;
+    while ((item = PyIter_Next(iterator)) != NULL) {
+        long op = PyLong_AsLong(item);
+        Py_DECREF(item);
+        if (op >= 0 && op < 256)
+            S.simple_loads[op] = 1;
+    }
+    Py_DECREF(iterator);
+    if (PyErr_Occurred())
+        return NULL;
+    PyTypeObject *lt = S.lazy_import;
+    if (slot_offset(lt, "_name", &S.o_name) || slot_offset(lt, "_statement", &S.o_statement) ||
+        slot_offset(lt, "_globals", &S.o_globals) || slot_offset(lt, "_filename", &S.o_filename) ||
+        slot_offset(lt, "_lineno", &S.o_lineno) || slot_offset(lt, "_submodule", &S.o_submodule) ||
+        slot_offset(lt, "_base", &S.o_base) || slot_offset(lt, "_key", &S.o_key) ||
+        slot_offset(lt, "_from", &S.o_from) || slot_offset(lt, "_shown", &S.o_shown) ||
+        slot_offset(lt, "_attached", &S.o_attached) ||
+        slot_offset((PyTypeObject *)live_type, "count", &S.o_count))
+        return NULL;
+    S.ready = 1;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef accel_methods[] = {
+    {"lazy_import", (PyCFunction)(void (*)(void))accel_lazy_import, METH_FASTCALL | METH_KEYWORDS,
+     "api.lazy_import, its common case in C"},
+    {"lazy_from", (PyCFunction)(void (*)(void))accel_lazy_from, METH_FASTCALL | METH_KEYWORDS,
+     "api.lazy_from, its common case in C"},
+    {"maybe_lazy_import", (PyCFunction)(void (*)(void))accel_maybe_lazy_import, METH_FASTCALL | METH_KEYWORDS,
+     "api.maybe_lazy_import, its common case in C"},
+    {"maybe_lazy_from", (PyCFunction)(void (*)(void))accel_maybe_lazy_from, METH_FASTCALL | METH_KEYWORDS,
+     "api.maybe_lazy_from, its common case in C"},
+    {"setup", accel_setup, METH_O, "hand the Python runtime's objects over (once)"},
+    {NULL}};
+
+static struct PyModuleDef accel_module = {
+    PyModuleDef_HEAD_INIT, "lazy_codec.runtime._accel", "lazy_codec's optional C accelerator", -1,
+    accel_methods};
+
+PyMODINIT_FUNC
+PyInit__accel(void)
+{
+    KeyBase_Type.tp_base = &PyUnicode_Type;
+    if (PyType_Ready(&KeyBase_Type) < 0)
+        return NULL;
+#define INTERN(var, text)                                                                                   \
+    if ((var = PyUnicode_InternFromString(text)) == NULL)                                                   \
+        return NULL;
+    INTERN(s_line, "line")
+    INTERN(s_filter, "_filter")
+    INTERN(s_recorder, "recorder")
+    INTERN(s_spec, "__spec__")
+    INTERN(s_initializing, "_initializing")
+    INTERN(s_builtins, "__builtins__")
+    INTERN(s_import, "__import__")
+    INTERN(s_lazy_import, "__lazy_import__")
+    INTERN(s_path, "__path__")
+    INTERN(s_dot, ".")
+    INTERN(s_package, "__package__")
+    INTERN(s_mode, "_mode")
+    INTERN(s_import_head, "import ")
+    INTERN(s_as_v, " as v")
+#undef INTERN
+    if ((loop_verdicts = PyDict_New()) == NULL)
+        return NULL;
+    PyObject *module = PyModule_Create(&accel_module);
+    if (module == NULL)
+        return NULL;
+    Py_INCREF(&KeyBase_Type);
+    if (PyModule_AddObject(module, "KeyBase", (PyObject *)&KeyBase_Type) < 0) {
+        Py_DECREF(&KeyBase_Type);
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
+}
