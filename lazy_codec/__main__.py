@@ -141,9 +141,20 @@ def _version() -> str:
     return f'lazy-codec {__version__} (Python {python}, runtime: {runtime_name()})'
 
 
+class _Version(argparse.Action):
+    """--version, printed on one line (argparse's own wraps it)"""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, help='show the version and which runtime runs')
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(_version())
+        parser.exit()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog='lazy-codec', description=__doc__.split('\n')[0])
-    parser.add_argument('--version', action='version', version=_version())
+    parser.add_argument('--version', action=_Version)
     sub = parser.add_subparsers(dest='command', required=True)
     p = sub.add_parser('show', help='print a file as the interpreter compiles it')
     p.add_argument('file')

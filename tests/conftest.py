@@ -19,9 +19,24 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 COOKIE = '# -*- coding: lazy -*-\n'
 # 3.15+: the interpreter parses `lazy` itself, the codec is plain UTF-8
 NATIVE = sys.version_info >= (3, 15)
-# does the backport runtime run with its C accelerator here (the programs the
-# tests run inherit this process's environment, LAZY_CODEC_PURE included)?
-ACCELERATED = not NATIVE and __import__('lazy_codec.runtime.accelerator').runtime.accelerator.accel is not None
+
+
+def _accelerated() -> bool:
+    """does the installed runtime run with its C accelerator, in the programs
+    the tests run (this environment, LAZY_CODEC_PURE included)?  Asked of
+    a process outside the checkout, whose lazy_codec has no build of it"""
+    if NATIVE:
+        return False
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as where:
+        asked = subprocess.run([sys.executable, '-c', 'from lazy_codec.runtime.accelerator import accel; '
+                                'print(accel is not None)'], cwd=where, capture_output=True, text=True)
+    assert asked.returncode == 0, asked.stderr
+    return asked.stdout.strip() == 'True'
+
+
+ACCELERATED = _accelerated()
 
 
 def run_process(cmd, *, cwd=None, input=None, unset_env=(), extra_env=None, timeout=120,

@@ -10,13 +10,16 @@ Interpreters, the first found for each version:
   4. python3.X on PATH.
 Each gets a venv in .venvs/<version> with the test dependencies (from the
 package index, through pip) and lazy_codec really installed (`pip install .`,
-as a user installs it), then runs pytest there.  Tests that need what is not
+as a user installs it), then runs pytest there: on 3.9-3.14 twice, with the
+C accelerator (where the install could build it) and with the pure-Python
+runtime (LAZY_CODEC_PURE=1).  Tests that need what is not
 on this machine (3.15's own test suite, 3.15 as an oracle) skip, and their
 reasons are printed.  The tests that compare with 3.15 use its recorded output
 (tests/expected/) and need no 3.15.
 
 Exit status 1 if a version that ran failed, if a version given to --require
-(or any, with --require-all) was not found, or if nothing ran; else 0.
+(or any, with --require-all) was not found, if --require-all finds a 3.9-3.14
+whose install could not build the accelerator, or if nothing ran; else 0.
 """
 from __future__ import annotations
 
@@ -187,6 +190,14 @@ def skip_reasons(output: str) -> list[str]:
     return [f'{n} skipped in {name}: {why}' for (name, why), n in counts.items()]
 
 
+def _pytest(vpy: str, pytest_args: list[str], env: dict) -> subprocess.CompletedProcess:
+    try:
+        return _run([vpy, '-m', 'pytest', '-q', '-rs', '-p', 'no:cacheprovider', *pytest_args], cwd=ROOT, env=env)
+    except subprocess.TimeoutExpired as exc:
+        out = exc.stdout.decode(errors='replace') if isinstance(exc.stdout, bytes) else exc.stdout or ''
+        return subprocess.CompletedProcess(exc.cmd, 1, out + f'\ntimed out after {STEP_TIMEOUT} s')
+
+
 def versions_arg(text: str, parser: argparse.ArgumentParser) -> list[str]:
     versions = [v.strip() for v in text.split(',') if v.strip()]
     unknown = [v for v in versions if v not in VERSIONS]
@@ -210,7 +221,8 @@ def main(argv: list[str] | None = None) -> int:
           f'the reference prefix ({reference_prefix()}), PATH', flush=True)
     found = find_interpreters(verbose=True)
     interpreters = {v: p for v, p in found.items() if v in only}
-    env = {k: v for k, v in os.environ.items() if k not in ('PYTHONPATH', 'PYTHONHOME')}
+    env = {k: v for k, v in os.environ.items()
+           if k not in ('PYTHONPATH', 'PYTHONHOME', 'LAZY_CODEC_PURE', 'LAZY_CODEC_EXPECT_RUNTIME')}
     passed, failed = [], []
     for version, python in interpreters.items():
         start = time.monotonic()
@@ -221,22 +233,32 @@ def main(argv: list[str] | None = None) -> int:
             print(f'{version:5} FAIL setting up .venvs/{version} ({time.monotonic() - start:.0f}s): {exc}',
                   flush=True)
             continue
-        try:
-            result = _run([vpy, '-m', 'pytest', '-q', '-rs', '-p', 'no:cacheprovider', *pytest_args],
-                          cwd=ROOT, env=env)
-        except subprocess.TimeoutExpired as exc:
-            out = exc.stdout.decode(errors='replace') if isinstance(exc.stdout, bytes) else exc.stdout or ''
-            result = subprocess.CompletedProcess(exc.cmd, 1, out + f'\ntimed out after {STEP_TIMEOUT} s')
-        summary = (result.stdout.strip().splitlines() or ['(no output)'])[-1]
-        status = 'ok' if result.returncode == 0 else 'FAIL'
-        print(f'{version:5} {status:4} {summary}  ({time.monotonic() - start:.0f}s)', flush=True)
-        for reason in skip_reasons(result.stdout):
-            print(f'        {reason}', flush=True)
-        if result.returncode == 0:
+        # (asked outside the checkout, whose lazy_codec is the source: the venv's)
+        runtime = _run([vpy, '-m', 'lazy_codec', '--version'], cwd=VENVS, env=env).stdout.strip()
+        if version == '3.15':
+            runs = [('native', {})]
+        elif 'C accelerator' in runtime:
+            runs = [('C accelerator', {'LAZY_CODEC_EXPECT_RUNTIME': 'c'}),
+                    ('pure', {'LAZY_CODEC_PURE': '1', 'LAZY_CODEC_EXPECT_RUNTIME': 'pure'})]
+        else:  # not built (no compiler or headers): the pure runtime, once
+            runs = [('pure, not built', {'LAZY_CODEC_EXPECT_RUNTIME': 'pure'})]
+            if args.require_all:
+                failed.append(version)
+                print(f'{version:5} FAIL the C accelerator was not built: {runtime}', flush=True)
+        for label, extra in runs:
+            start = time.monotonic()
+            result = _pytest(vpy, pytest_args, {**env, **extra})
+            summary = (result.stdout.strip().splitlines() or ['(no output)'])[-1]
+            status = 'ok' if result.returncode == 0 else 'FAIL'
+            print(f'{version:5} {status:4} [{label}] {summary}  ({time.monotonic() - start:.0f}s)', flush=True)
+            for reason in skip_reasons(result.stdout):
+                print(f'        {reason}', flush=True)
+            if result.returncode != 0:
+                if version not in failed:
+                    failed.append(version)
+                print(result.stdout[-20000:], flush=True)
+        if version not in failed:
             passed.append(version)
-        else:
-            failed.append(version)
-            print(result.stdout[-20000:], flush=True)
     missing = [v for v in only if v not in interpreters]
     missing_required = [v for v in required if v not in found]
     ran = [v for v in interpreters if v in passed or v in failed]

@@ -264,3 +264,39 @@ def test_isolated_mode_still_registers_codec(installed, tmp_path):
     # -I is -E -s (and -P): it drops user site-packages and PYTHON* variables,
     # but site still runs and processes the venv's site-packages .pth files
     assert_lazy_import_works(installed, tmp_path, '-I')
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 15), reason='3.15+ has no backport runtime')
+def test_version_names_the_runtime_in_use(installed, tmp_path):
+    # the accelerator where the install built it, the pure runtime under
+    # LAZY_CODEC_PURE=1; tests/matrix.py says which it expects (a build that
+    # silently fell back must not pass as accelerated)
+    shown = run_process([installed, '-m', 'lazy_codec', '--version'], unset_env=('PYTHON*', 'LAZY_CODEC_PURE'),
+                        cwd=tmp_path, check=True).stdout
+    assert re.fullmatch(r'lazy-codec \S+ \(Python \S+, runtime: (C accelerator|pure Python \(the C '
+                        r'accelerator is not built here\))\)\n', shown), shown
+    expected = os.environ.get('LAZY_CODEC_EXPECT_RUNTIME')
+    if expected == 'c':
+        assert 'runtime: C accelerator' in shown
+    forced = check([installed, '-m', 'lazy_codec', '--version'], extra_env={'LAZY_CODEC_PURE': '1'},
+                   cwd=tmp_path).stdout
+    assert forced.endswith('runtime: pure Python (LAZY_CODEC_PURE=1))\n'), forced
+    if expected is not None:  # (the matrix's runs: this process's runtime is the one it expects)
+        assert os.environ.get('LAZY_CODEC_PURE') == ('1' if expected == 'pure' and 'C accel' in shown else None)
+    assert_lazy_import_works(installed, tmp_path)
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 15), reason='3.15+ builds no accelerator')
+def test_install_without_a_compiler_gives_the_pure_runtime(tmp_path):
+    # no C compiler (CC names none): pip install . still succeeds, with a
+    # warning, and the pure runtime runs
+    python = make_venv(tmp_path / 'venv')
+    source = tmp_path / 'src'
+    shutil.copytree(REPO, source, ignore=shutil.ignore_patterns('.venvs*', '.git', 'build', '*.so', '__pycache__'))
+    result = run([python, '-m', 'pip', 'install', '--no-deps', *isolation_args(python), '-v', str(source)],
+                 extra_env={'CC': os.path.join(str(tmp_path), 'no-such-compiler')})
+    assert result.returncode == 0, transcript(result)
+    assert 'the C accelerator was not built' in result.stdout + result.stderr, transcript(result)
+    shown = check([python, '-m', 'lazy_codec', '--version'], cwd=tmp_path).stdout
+    assert 'runtime: pure Python (the C accelerator is not built here)' in shown, shown
+    assert_lazy_import_works(python, tmp_path)
