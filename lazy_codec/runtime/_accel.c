@@ -313,9 +313,11 @@ plain_import(PyObject *globals)
     return global_of(builtins, s_import) == S.builtin_import;
 }
 
-/* the binding lock, for a change: 1 held (or not needed), 0 another thread
- * holds it, -1 error.  In a process of one thread no other thread can hold
- * it, and this one may (re-entrant): not taken then (2: nothing to release) */
+/* the binding lock, for a change: 1 held, 2 not needed, -1 error.  In a
+ * process of one thread no other thread can hold it, and this one may
+ * (re-entrant): not taken then.  Else a blocking acquire (without arguments:
+ * the cheaper call), which waits with the GIL released: no thread holds the
+ * lock while it waits for this one (it is never held across an import) */
 static int
 lock_acquire(void)
 {
@@ -323,12 +325,11 @@ lock_acquire(void)
     PyThreadState *first = PyInterpreterState_ThreadHead(PyThreadState_GetInterpreter(self));
     if (first == self && PyThreadState_Next(first) == NULL)
         return 2;
-    PyObject *got = PyObject_CallOneArg(S.lock_acquire, Py_False);
+    PyObject *got = PyObject_CallNoArgs(S.lock_acquire);
     if (got == NULL)
         return -1;
-    int ok = got == Py_True;
     Py_DECREF(got);
-    return ok;
+    return 1;
 }
 
 static int
