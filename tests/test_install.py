@@ -297,6 +297,7 @@ def test_install_without_a_compiler_gives_the_pure_runtime(tmp_path):
                  extra_env={'CC': os.path.join(str(tmp_path), 'no-such-compiler')})
     assert result.returncode == 0, transcript(result)
     assert 'the C accelerator was not built' in result.stdout + result.stderr, transcript(result)
-    shown = check([python, '-m', 'lazy_codec', '--version'], cwd=tmp_path).stdout
+    shown = run_process([python, '-m', 'lazy_codec', '--version'], unset_env=('PYTHON*', 'LAZY_CODEC_PURE'),
+                        cwd=tmp_path, check=True).stdout
     assert 'runtime: pure Python (the C accelerator is not built here)' in shown, shown
     assert_lazy_import_works(python, tmp_path)

@@ -58,11 +58,12 @@ static struct {
     PyObject *builtin_import;   /* the interpreter's own __import__ */
     PyObject *py_lazy_import, *py_lazy_from; /* the pure entry points */
     PyObject *py_maybe_lazy_import, *py_maybe_lazy_from;
-    PyObject *py_bind, *py_live_keys_of, *py_key_eq, *py_key_hash;
+    PyObject *py_bind, *py_live_keys_of, *py_key_eq, *py_key_hash, *py_attach_submodules;
     PyObject *entry_name;
     PyObject *dict_iteration_names; /* frozenset: see bytecode.in_dict_loop */
     PyObject *comprehensions;       /* tuple of code names */
     unsigned char simple_loads[256]; /* LOAD_GLOBAL, LOAD_NAME */
+    unsigned char plain_peeks[256];  /* where binding.key_eq answers True and does nothing */
     int extended_arg;
     /* slot offsets of LazyImportType and LiveKeys */
     Py_ssize_t o_name, o_statement, o_globals, o_filename, o_lineno, o_submodule, o_base, o_key,
@@ -77,7 +78,7 @@ static PyObject *loop_verdicts;
 #define LOOP_VERDICTS_KEPT 64
 
 static PyObject *s_line, *s_filter, *s_recorder, *s_spec, *s_initializing, *s_builtins,
-    *s_import, *s_lazy_import, *s_path, *s_dot, *s_package, *s_mode, *s_import_head, *s_as_v;
+    *s_import, *s_lazy_import, *s_path, *s_dot, *s_package, *s_mode, *s_import_head, *s_as_v, *s_empty;
 
 #define SLOT(obj, off) (*(PyObject **)((char *)(obj) + (off)))
 
@@ -398,7 +399,7 @@ settle_fast(KeyObject *key, PyObject *name)
         return 0;
     PyObject *globals, *codebytes;
     PyCodeObject *code;
-    Py_ssize_t lasti;
+    Py_ssize_t lasti = -1;
     if (frame_state(frame, &globals, &codebytes, &code, &lasti) < 0)
         return -1;
     int simple = globals == key->namespace && lasti >= 0 && lasti < PyBytes_GET_SIZE(codebytes) &&
@@ -513,6 +514,28 @@ settle_fast(KeyObject *key, PyObject *name)
     return result;
 }
 
+/* is the running instruction one where a lazy key's compare is a peek that
+ * hands nothing out (`in`, a store, a delete: bytecode._PEEKS but the
+ * subscripts)?  binding.key_eq answers True there and changes nothing */
+static int
+plain_peek(void)
+{
+    PyFrameObject *frame = PyEval_GetFrame();
+    if (frame == NULL || !S.ready)
+        return 0;
+    PyObject *globals, *codebytes;
+    PyCodeObject *code;
+    Py_ssize_t lasti = -1;
+    if (frame_state(frame, &globals, &codebytes, &code, &lasti) < 0)
+        return -1;
+    int peek = lasti >= 0 && lasti < PyBytes_GET_SIZE(codebytes) &&
+               S.plain_peeks[(unsigned char)PyBytes_AS_STRING(codebytes)[lasti]];
+    Py_DECREF(globals);
+    Py_DECREF(codebytes);
+    Py_DECREF(code);
+    return peek;
+}
+
 static PyObject *
 key_richcompare(PyObject *self, PyObject *other, int op)
 {
@@ -534,6 +557,11 @@ key_richcompare(PyObject *self, PyObject *other, int op)
         if (done)
             Py_RETURN_TRUE;
     }
+    int peek = plain_peek();
+    if (peek < 0)
+        return NULL;
+    if (peek)
+        return PyBool_FromLong(op == Py_EQ);
     PyObject *answer = PyObject_CallFunctionObjArgs(S.py_key_eq, self, other, NULL);
     if (answer == NULL || op == Py_EQ)
         return answer;
@@ -582,8 +610,8 @@ static PyTypeObject KeyBase_Type = {
 /* -- a lazy statement ----------------------------------------------------- */
 
 static PyObject *
-new_lazy(PyObject *name, PyObject *statement, PyObject *globals, PyObject *filename, PyObject *lineno,
-         PyObject *base)
+new_lazy_of(PyObject *name, PyObject *statement, PyObject *globals, PyObject *filename, PyObject *lineno,
+            PyObject *base, PyObject *submodule)
 {
     PyObject *lazy = S.lazy_import->tp_alloc(S.lazy_import, 0);
     if (lazy == NULL)
@@ -593,13 +621,21 @@ new_lazy(PyObject *name, PyObject *statement, PyObject *globals, PyObject *filen
     set_slot(lazy, S.o_globals, globals);
     set_slot(lazy, S.o_filename, filename);
     set_slot(lazy, S.o_lineno, lineno);
-    set_slot(lazy, S.o_submodule, Py_None);
+    set_slot(lazy, S.o_submodule, submodule);
     set_slot(lazy, S.o_base, base);
     set_slot(lazy, S.o_key, Py_None);
     set_slot(lazy, S.o_from, Py_None);
     set_slot(lazy, S.o_shown, Py_None);
     set_slot(lazy, S.o_attached, Py_False);
     return lazy;
+}
+
+/* reify.new_lazy */
+static PyObject *
+new_lazy(PyObject *name, PyObject *statement, PyObject *globals, PyObject *filename, PyObject *lineno,
+         PyObject *base)
+{
+    return new_lazy_of(name, statement, globals, filename, lineno, base, Py_None);
 }
 
 /* binding.bind, for a name not bound in `namespace` yet (otherwise, the
@@ -755,6 +791,28 @@ pop_entry_name(PyObject *namespace)
     return failed ? -1 : 0;
 }
 
+/* modules.attach_submodules(dotted, origin), in Python: it may have to wait
+ * for a package still running */
+static int
+attach_submodules_from(PyObject *dotted, PyObject *origin)
+{
+    PyObject *done = PyObject_CallFunctionObjArgs(S.py_attach_submodules, dotted, origin, NULL);
+    Py_XDECREF(done);
+    return done == NULL ? -1 : 0;
+}
+
+/* the same with a lazy object of `dotted` at this line as the origin */
+static int
+attach_submodules(PyObject *dotted, PyObject *globals, PyObject *filename, PyObject *lineno)
+{
+    PyObject *origin = new_lazy(dotted, s_empty, globals, filename, lineno, Py_None);
+    if (origin == NULL)
+        return -1;
+    int failed = attach_submodules_from(dotted, origin);
+    Py_DECREF(origin);
+    return failed;
+}
+
 /* "import NAME as v" (a reified statement's text, see reify.statement_code) */
 static PyObject *
 import_statement(PyObject *name)
@@ -767,8 +825,7 @@ import_statement(PyObject *name)
     return statement;
 }
 
-/* api._import, explicit, for `import m [as n]` with top-level names: 1 done,
- * 0 not that case, -1 error */
+/* api._import: 1 done, 0 not the common case, -1 error */
 static int
 import_fast(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int explicit)
 {
@@ -781,9 +838,6 @@ import_fast(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int expl
         PyObject *name, *asname;
         if (!alias_ok(args[i], &name, &asname))
             return 0;
-        Py_ssize_t dot = PyUnicode_FindChar(name, '.', 0, PyUnicode_GET_LENGTH(name), 1);
-        if (dot != -1)
-            return dot == -2 ? -1 : 0;
     }
     int got = lock_acquire();
     if (got <= 0)
@@ -794,11 +848,25 @@ import_fast(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int expl
     failed = failed || lineno == NULL;
     for (Py_ssize_t i = 0; !failed && i < nargs; i++) {
         PyObject *name = PyTuple_GET_ITEM(args[i], 0), *asname = PyTuple_GET_ITEM(args[i], 1);
-        PyObject *statement = import_statement(name);
-        PyObject *lazy = statement ? new_lazy(name, statement, namespace, filename, lineno, Py_None) : NULL;
+        Py_ssize_t dot = PyUnicode_FindChar(name, '.', 0, PyUnicode_GET_LENGTH(name), 1);
+        if (dot == -2) {
+            failed = 1;
+            break;
+        }
+        /* `import a.b.c` binds a (and resolves as an import of a.b.c that
+         * stops at a); `import a.b.c as d` binds d to a.b.c */
+        PyObject *top = asname == Py_None && dot >= 0 ? PyUnicode_Substring(name, 0, dot) : NULL;
+        PyObject *statement = import_statement(top != NULL ? top : name);
+        PyObject *lazy = statement ? new_lazy_of(name, statement, namespace, filename, lineno, Py_None,
+                                                 top != NULL ? name : Py_None)
+                                   : NULL;
+        failed = lazy == NULL;
+        if (!failed && !loaded(name, NULL))
+            failed = PySet_Add(S.lazy_modules, name) < 0 ||
+                     (dot >= 0 && attach_submodules_from(name, lazy) < 0);
+        failed = failed || bind(namespace, asname != Py_None ? asname : top != NULL ? top : name, lazy) < 0;
+        Py_XDECREF(top);
         Py_XDECREF(statement);
-        failed = lazy == NULL || (!loaded(name, NULL) && PySet_Add(S.lazy_modules, name) < 0) ||
-                 bind(namespace, asname == Py_None ? name : asname, lazy) < 0;
         Py_XDECREF(lazy);
     }
     Py_DECREF(filename);
@@ -874,12 +942,10 @@ from_fast(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int explic
             goto done;
         loaded_dict = PyModule_GetDict(imported);
     }
-    if (!base_loaded) {
-        Py_ssize_t dot = PyUnicode_FindChar(base, '.', 0, PyUnicode_GET_LENGTH(base), 1);
-        if (dot != -1) { /* a parent to attach it to: Python */
-            result = dot == -2 ? -1 : 0;
-            goto done;
-        }
+    Py_ssize_t dot = PyUnicode_FindChar(base, '.', 0, PyUnicode_GET_LENGTH(base), 1);
+    if (dot == -2) {
+        result = -1;
+        goto done;
     }
     if (loaded_dict != NULL) {
         /* a submodule imported, then deleted from its package: Python */
@@ -915,20 +981,23 @@ from_fast(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int explic
             PyErr_Clear();
         }
     }
-    int got = lock_acquire();
-    if (got <= 0) {
-        result = got;
-        goto done;
-    }
-    int failed = pop_entry_name(namespace);
-    if (!failed && !base_loaded && PySet_Add(S.lazy_modules, base) < 0)
-        failed = 1;
     PyObject *filename = frame_filename(frame);
     PyObject *lineno = PyLong_FromSsize_t(line);
     PyObject *dots = PyUnicode_New(level, '.');
     if (dots != NULL)
         for (Py_ssize_t i = 0; i < level; i++)
             PyUnicode_WRITE(PyUnicode_KIND(dots), PyUnicode_DATA(dots), i, '.');
+    int failed = lineno == NULL || dots == NULL || pop_entry_name(namespace) < 0;
+    if (!failed && !base_loaded) {
+        /* named by a lazy statement, and bound in its imported parents
+         * (modules.attach_submodules, in Python: it may have to wait for a
+         * package still running) */
+        failed = PySet_Add(S.lazy_modules, base) < 0;
+        if (!failed && dot >= 0)
+            failed = attach_submodules(base, namespace, filename, lineno) < 0;
+    }
+    int got = failed ? 2 : lock_acquire();
+    failed = failed || got < 0;
     failed = failed || lineno == NULL || dots == NULL;
     for (Py_ssize_t i = 2; !failed && i < nargs; i++) {
         PyObject *attr = PyTuple_GET_ITEM(args[i], 0), *asname = PyTuple_GET_ITEM(args[i], 1);
@@ -963,7 +1032,7 @@ from_fast(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int explic
     Py_DECREF(filename);
     Py_XDECREF(lineno);
     Py_XDECREF(dots);
-    if (lock_release(got) < 0)
+    if (got >= 0 && lock_release(got) < 0)
         failed = 1;
     result = failed ? -1 : 1;
 done:
@@ -1018,6 +1087,24 @@ take(PyObject *config, const char *name)
     return value;
 }
 
+/* table[op] = 1 for each opcode of `ops` */
+static int
+opcode_table(PyObject *ops, unsigned char *table)
+{
+    PyObject *iterator = PyObject_GetIter(ops);
+    if (iterator == NULL)
+        return -1;
+    PyObject *item;
+    while ((item = PyIter_Next(iterator)) != NULL) {
+        long op = PyLong_AsLong(item);
+        Py_DECREF(item);
+        if (op >= 0 && op < 256)
+            table[op] = 1;
+    }
+    Py_DECREF(iterator);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
 static PyObject *
 accel_setup(PyObject *module, PyObject *config)
 {
@@ -1047,6 +1134,7 @@ accel_setup(PyObject *module, PyObject *config)
     TAKE(py_maybe_lazy_import, "maybe_lazy_import")
     TAKE(py_maybe_lazy_from, "maybe_lazy_from")
     TAKE(py_bind, "bind")
+    TAKE(py_attach_submodules, "attach_submodules")
     TAKE(py_live_keys_of, "live_keys_of")
     TAKE(py_key_eq, "key_eq")
     TAKE(py_key_hash, "key_hash")
@@ -1071,24 +1159,15 @@ accel_setup(PyObject *module, PyObject *config)
     }
     PyObject *live_type = PyDict_GetItemString(config, "LiveKeys");
     PyObject *loads = PyDict_GetItemString(config, "simple_loads");
+    PyObject *peeks = PyDict_GetItemString(config, "plain_peeks");
     PyObject *extended = PyDict_GetItemString(config, "EXTENDED_ARG");
-    if (live_type == NULL || !PyType_Check(live_type) || loads == NULL || extended == NULL) {
-        PyErr_SetString(PyExc_TypeError, "lazy_codec._accel.setup: LiveKeys, simple_loads, EXTENDED_ARG");
+    if (live_type == NULL || !PyType_Check(live_type) || loads == NULL || peeks == NULL || extended == NULL) {
+        PyErr_SetString(PyExc_TypeError,
+                        "lazy_codec._accel.setup: LiveKeys, simple_loads, plain_peeks, EXTENDED_ARG");
         return NULL;
     }
     S.extended_arg = (int)PyLong_AsLong(extended);
-    PyObject *iterator = PyObject_GetIter(loads);
-    if (iterator == NULL)
-        return NULL;
-    PyObject *item;
-    while ((item = PyIter_Next(iterator)) != NULL) {
-        long op = PyLong_AsLong(item);
-        Py_DECREF(item);
-        if (op >= 0 && op < 256)
-            S.simple_loads[op] = 1;
-    }
-    Py_DECREF(iterator);
-    if (PyErr_Occurred())
+    if (opcode_table(loads, S.simple_loads) < 0 || opcode_table(peeks, S.plain_peeks) < 0)
         return NULL;
     PyTypeObject *lt = S.lazy_import;
     if (slot_offset(lt, "_name", &S.o_name) || slot_offset(lt, "_statement", &S.o_statement) ||
@@ -1142,6 +1221,7 @@ PyInit__accel(void)
     INTERN(s_mode, "_mode")
     INTERN(s_import_head, "import ")
     INTERN(s_as_v, " as v")
+    INTERN(s_empty, "")
 #undef INTERN
     if ((loop_verdicts = PyDict_New()) == NULL)
         return NULL;

@@ -406,6 +406,7 @@ def _accelerate() -> None:
             'maybe_lazy_import': maybe_lazy_import,
             'maybe_lazy_from': maybe_lazy_from,
             'bind': bind,
+            'attach_submodules': attach_submodules,
             'live_keys_of': binding._live_keys_of,
             'key_eq': binding.key_eq,
             'key_hash': binding.key_hash,
@@ -413,6 +414,7 @@ def _accelerate() -> None:
             'dict_iteration_names': bytecode.DICT_ITERATION_NAMES,
             'comprehensions': bytecode.COMPREHENSIONS,
             'simple_loads': bytecode.NAME_LOADS,
+            'plain_peeks': bytecode.PLAIN_PEEKS,
             'EXTENDED_ARG': bytecode.EXTENDED_ARG,
         }
     )

@@ -272,6 +272,9 @@ _PEEKS = frozenset(
 )
 # the peeks whose result is the value found: a subscript (3.14: BINARY_OP 26)
 _SUBSCRIPTS = frozenset(_op[name] for name in ('BINARY_SUBSCR', 'BINARY_OP') if name in _op)
+# the peeks where a lazy key's compare only answers "equal": is_loading says
+# no, hands_value_out says no (the C accelerator answers them itself)
+PLAIN_PEEKS = _PEEKS - _SUBSCRIPTS
 _LOAD_GLOBAL, _LOAD_NAME, _LOAD_ATTR = _op['LOAD_GLOBAL'], _op['LOAD_NAME'], _op['LOAD_ATTR']
 _LOAD_METHOD, _PUSH_NULL = _op.get('LOAD_METHOD', -1), _op.get('PUSH_NULL', -1)
 _STORE_NAME, _STORE_ATTR, _STORE_GLOBAL = _op['STORE_NAME'], _op['STORE_ATTR'], _op['STORE_GLOBAL']
