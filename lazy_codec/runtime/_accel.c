@@ -12,9 +12,9 @@
  * Invariant: these paths run under the GIL and run no Python code between
  * their checks and their changes, except where noted; so, like the Python
  * runtime's `in_one_call`, they rely on the GIL (free-threaded builds use the
- * pure runtime).  `busy` is set while this file's own dict operations run:
- * a lazy key compared or hashed then answers as a plain str, as the runtime's
- * own peeks do in Python (binding._in_runtime, _OUR_GLOBALS).
+ * pure runtime).  `busy` is set while this file's own dict operations run
+ * in this thread: a lazy key compared or hashed then answers as a plain str,
+ * as the runtime's own peeks do in Python (binding._in_runtime, _OUR_GLOBALS).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -73,7 +73,13 @@ static struct {
     int ready;
 } S;
 
-static int busy; /* see the file's comment */
+/* see the file's comment; per thread: a dict operation of ours can run
+ * Python code (a non-str key's __eq__) and let another thread run meanwhile */
+#if defined(_MSC_VER)
+static __declspec(thread) int busy;
+#else
+static __thread int busy;
+#endif
 
 /* code id -> (code, may iterate a dict): see code_may_iterate_dicts */
 static PyObject *loop_verdicts;
