@@ -85,6 +85,10 @@ def test_uv_pip_install_from_source(uv, tmp_path, editable):
     in_repo = where == os.path.join(REPO, 'lazy_codec', '__init__.py')
     assert in_repo == editable, where
     assert_lazy_import_works(python, tmp_path)
+    if os.environ.get('LAZY_CODEC_EXPECT_RUNTIME') == 'c':  # (the matrix: a compiler is here)
+        shown = run_process([python, '-m', 'lazy_codec', '--version'], cwd=tmp_path, check=True,
+                            unset_env=('PYTHON*', 'LAZY_CODEC_PURE')).stdout
+        assert 'runtime: C accelerator' in shown, shown  # uv's build built the extension too
     # the .pth is in the install's RECORD: uninstalling removes it
     uv('pip', 'uninstall', '-q', '--python', python, 'lazy_codec')
     assert PTH not in os.listdir(site_packages(python))
