@@ -10,6 +10,9 @@ modules import each other as module objects where they form a circle.
     reify        LazyImportType, resolution, 3.15's error shapes
     modules      sys.lazy_modules, submodules through their packages
     rebuilder    the thread that makes dicts plain again
+    accelerator  which runtime runs: the optional C accelerator (_accel.c:
+                 the common case of a statement and of a first use in C,
+                 the rest handed to the modules above) or these alone
     mode_all     the import hooks of mode "all" and __lazy_modules__, and
                  the code they reach that no finder loads (the main script,
                  runpy.run_path; pytest_plugin: pytest's test modules)
