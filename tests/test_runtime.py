@@ -331,6 +331,71 @@ def test_work_per_statement_and_first_use_does_not_grow(tmp_path):
         assert len(eval(lines[0])[0]) > 5 and len(eval(lines[0])[1]) > 5  # it did trace the runtime
 
 
+@pytest.mark.skipif(not ACCELERATED, reason='the C accelerator is not in use here')
+def test_accelerator_does_the_common_cases_without_python(tmp_path):
+    # what the C accelerator is for, run with no line of the Python runtime:
+    # statements (explicit and mode "all"'s, relative, dotted, a package's
+    # submodule to wait for or to attach), a first use of a name whose module
+    # is imported, and a peek (`in`); the rare cases stay Python's (a filter).
+    # A namespace's first lazy binding makes its count of live keys in Python
+    # (once per namespace: binding._live_keys_of and LiveKeys)
+    files = {
+        'pkg/__init__.py': COOKIE + 'lazy import string\nlazy from .sub import VALUE\nlazy import pkg.other as other\n',
+        'pkg/sub.py': 'VALUE = 1\n',
+        'pkg/other.py': 'OTHER = 2\n',
+        'plain.py': 'import json\nfrom os import path\nimport email.utils\n',
+        'main.py': textwrap.dedent(f"""\
+            import sys, json, os, email
+            from lazy_codec.rewrite import emitter
+            import lazy_codec.runtime.api
+            counts = []
+            def tracer(frame, event, arg):
+                if frame.f_code.co_filename.endswith({RUNTIME_FILES!r}):
+                    if event == 'line':
+                        counts[-1].append((frame.f_code.co_name, frame.f_lineno))
+                    return tracer
+                return None
+            def traced(label, run):
+                counts.append([])
+                sys.settrace(tracer)
+                try:
+                    run()
+                finally:
+                    sys.settrace(None)
+                print(label, counts[-1])
+            def primed(name):
+                namespace = type(sys)(name)
+                exec(emitter.rewrite('lazy import string\\n'), vars(namespace))
+                return namespace
+            module = primed('holder')
+            sys.modules['holder'] = module
+            statements = compile(emitter.rewrite('lazy import json\\nlazy from os import path\\n'
+                                                 'lazy import xml.dom as dom\\n'), 'holder.py', 'exec')
+            traced('statements', lambda: exec(statements, vars(module)))
+            exec('def use():\\n    return json.dumps, path.join\\n', vars(module))
+            traced('first_uses', module.use)
+            traced('peek', lambda: exec("'dom' in globals()", vars(module)))
+            traced('package', lambda: __import__('pkg'))
+            sys.set_lazy_imports('all')
+            plain = compile(emitter.rewrite(open('plain.py').read(), every_import=True), 'plain.py', 'exec')
+            other = primed('other_holder')
+            traced('mode_all', lambda: exec(plain, vars(other)))
+            sys.set_lazy_imports('normal')
+            sys.set_lazy_imports_filter(lambda importer, name, fromlist: True)
+            traced('filtered', lambda: exec(statements, vars(primed('third'))))
+        """),
+    }
+    lines = dict(line.split(' ', 1) for line in run(tmp_path, files).splitlines())
+    once_per_namespace = {'_live_keys_of', '__init__'}
+    for label in ('statements', 'first_uses', 'peek', 'mode_all'):
+        assert {name for name, _ in eval(lines[label])} <= once_per_namespace, (label, lines[label])
+    # a package's import decodes it, and importlib's end of it attaches the
+    # submodules waiting (both Python's); its statements are the accelerator's
+    ran = {name for name, _ in eval(lines['package'])}
+    assert not ran & {'_import', '_from', 'settle', '__eq__'}, ran
+    assert {'_import', '_from'} & {name for name, _ in eval(lines['filtered'])}  # (Python's, and traced)
+
+
 @pytest.mark.skipif(NATIVE, reason='the backport runtime is not used on 3.15+')
 @pytest.mark.parametrize('cached', [False, True], ids=['first decode', 'bytecode cached'])
 def test_modules_a_lazy_program_adds(tmp_path, cached):
