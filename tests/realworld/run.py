@@ -1,7 +1,7 @@
 """Real-world corpus: lazy_codec on 3.9-3.14 against native 3.15, package by package.
 
     python3 tests/realworld/run.py [--versions 3.11,3.14] [--packages a,b] [--suites x,y]
-                                   [--ci] [--no-suites] [--no-pip] [--jobs N] [--out FILE]
+                                   [--ci] [--pure] [--no-suites] [--no-pip] [--jobs N] [--out FILE]
 
 For each CPython 3.9-3.15 found (3.15, the oracle, always): a venv in
 .venvs-realworld/<version> with lazy_codec installed from this checkout (a real
@@ -20,7 +20,9 @@ What counts as a difference on version V: something that fails under lazy_codec 
 V (mode "all", or the lazified source) although it works on 3.15 in the same mode
 and works eagerly on V.  What 3.15 itself gets wrong, and what V gets wrong eagerly
 too, is recorded and not counted.  A table at the end; the details in
-tests/realworld/results/<date>[-ci].json.  Exit status 1 if any difference counted.
+tests/realworld/results/<date>[-ci][-pure].json.  Exit status 1 if any difference counted.
+lazy_codec runs with its C accelerator where its install built it; --pure runs
+its pure-Python runtime (LAZY_CODEC_PURE=1) instead.
 """
 from __future__ import annotations
 
@@ -223,11 +225,16 @@ def make_venv(version, python, packages, record, source=ROOT):
 # -- the probe ------------------------------------------------------------------------
 
 
+# the runtime's switch for every probe: {'LAZY_CODEC_PURE': '1'} with --pure
+RUNTIME_ENV: dict = {}
+
+
 def env_for(mode, extra=None):
     env = dict(os.environ)
     for key in ('PYTHON_LAZY_IMPORTS', 'PYTHONPATH', 'LAZY_CODEC_LAZY_MODULES', 'LAZY_CODEC_REPORT',
-                'PYTHONWARNINGS', 'PYTHONDONTWRITEBYTECODE', 'VIRTUAL_ENV', 'PYTHONHOME'):
+                'PYTHONWARNINGS', 'PYTHONDONTWRITEBYTECODE', 'VIRTUAL_ENV', 'PYTHONHOME', 'LAZY_CODEC_PURE'):
         env.pop(key, None)
+    env.update(RUNTIME_ENV)
     if mode == 'all':
         env['PYTHON_LAZY_IMPORTS'] = 'all'
     env['PYTHONHASHSEED'] = '0'
@@ -523,6 +530,8 @@ def main(argv=None):
     parser.add_argument('--ci', action='store_true',
                         help=f'bounded: {",".join(CI_VERSIONS)} + 3.15, {len(CI_PACKAGES)} packages, '
                              f'suite {",".join(CI_SUITES)}')
+    parser.add_argument('--pure', action='store_true',
+                        help="lazy_codec's pure-Python runtime (LAZY_CODEC_PURE=1), not its C accelerator")
     parser.add_argument('--no-suites', action='store_true')
     parser.add_argument('--no-pip', action='store_true')
     parser.add_argument('--worktree', action='store_true',
@@ -535,6 +544,9 @@ def main(argv=None):
     parser.add_argument('--out', help='results JSON (default tests/realworld/results/<date>[-ci].json)')
     args = parser.parse_args(argv)
     started = time.monotonic()
+    if args.pure:
+        RUNTIME_ENV['LAZY_CODEC_PURE'] = '1'
+    tag = ('-ci' if args.ci else '') + ('-pure' if args.pure else '')
 
     packages = read_packages()
     interpreters = find_interpreters()
@@ -560,9 +572,9 @@ def main(argv=None):
     all_versions = versions + [ORACLE]
     git = run(['git', 'rev-parse', '--short', 'HEAD'], cwd=ROOT).stdout.strip()
     log(f'realworld: {len(names)} packages, suites {",".join(suites) or "-"}, versions {",".join(versions)} '
-        f'against {ORACLE}; lazy_codec {git}')
+        f'against {ORACLE}; lazy_codec {git}, {"pure runtime" if args.pure else "C accelerator where built"}')
 
-    raw_path = os.path.join(WORK, f'raw-{datetime.date.today().isoformat()}{"-ci" if args.ci else ""}.json')
+    raw_path = os.path.join(WORK, f'raw-{datetime.date.today().isoformat()}{tag}.json')
     if args.reuse:
         with open(args.reuse) as f:
             saved = json.load(f)
@@ -579,21 +591,27 @@ def main(argv=None):
         else:
             dirty = run(['git', 'status', '--porcelain', '--', 'lazy_codec', 'setup.py', 'setup.cfg', 'pth'], cwd=ROOT)
             git += '+worktree' + (' (modified)' if dirty.stdout.strip() else '')
-        # one wheel, built here, installed in every venv: builds from one
-        # source tree side by side share its build/ directory and collide
-        wheels = tempfile.mkdtemp(prefix='lazy_codec-wheel-', dir=WORK)
-        built = run([sys.executable, '-m', 'pip', 'wheel', '-q', '--no-deps', '-w', wheels, source])
-        if built.returncode != 0:
-            raise SystemExit(f'building lazy_codec failed:\n{built.stdout}{built.stderr}')
-        (source,) = glob.glob(os.path.join(wheels, 'lazy_codec-*.whl'))
+        # a copy of the tree per venv, which pip builds with that venv's
+        # interpreter (the C accelerator is built for each version; builds
+        # from one tree side by side would share its build/ directory)
+        trees = {}
+        for v in all_versions:
+            trees[v] = os.path.join(WORK, f'lazy_codec-tree-{v}')
+            shutil.rmtree(trees[v], ignore_errors=True)
+            shutil.copytree(source, trees[v], ignore=shutil.ignore_patterns(
+                '.git', '.venvs*', 'build', '*.egg-info', '__pycache__', '*.so'))
         records = {v: {'python': interpreters[v]} for v in all_versions}
         # venvs: two at a time (pip is mostly network and one core)
         with concurrent.futures.ThreadPoolExecutor(max(1, min(args.jobs, 2))) as pool:
-            futures = {pool.submit(make_venv, v, interpreters[v], packages, records[v], source): v for v in all_versions}
+            futures = {pool.submit(make_venv, v, interpreters[v], packages, records[v], trees[v]): v
+                       for v in all_versions}
             for fut in concurrent.futures.as_completed(futures):
                 v = futures[fut]
                 fut.result()
-                log(f'  venv {v} ready ({time.monotonic() - started:.0f}s)'
+                runtime = run([venv_python(v), '-m', 'lazy_codec', '--version'], cwd=WORK,
+                              env=env_for('eager')).stdout.strip()
+                records[v]['runtime'] = runtime
+                log(f'  venv {v} ready ({time.monotonic() - started:.0f}s): {runtime}'
                     + (f'; did not install: {", ".join(records[v]["install_failed"])}'
                        if records[v]['install_failed'] else ''))
         sdists = {}
@@ -750,7 +768,7 @@ def main(argv=None):
         o = report['oracle']['suites'][name]
         log(f'3.15 suite {name}: eager {o["eager"]["summary"]}; all {o["all"]["summary"]}; '
             f'lazified {o["lazysrc"]["summary"]}')
-    out = args.out or os.path.join(HERE, 'results', f'{report["date"]}{"-ci" if args.ci else ""}.json')
+    out = args.out or os.path.join(HERE, 'results', f'{report["date"]}{tag}.json')
     os.makedirs(os.path.dirname(out), exist_ok=True)
     with open(out, 'w') as f:
         json.dump(report, f, indent=1, sort_keys=True)
