@@ -386,13 +386,26 @@ nothing_to_attach(PyObject *name)
  * (the last one's use starts the rebuilder: Python does it).  1: done, the
  * lookup restarts and finds the value; 0: not the common case (nothing
  * changed); -1: error. */
+static int settle_held(KeyObject *key, PyObject *name, PyObject *lazy);
+
 static int
 settle_fast(KeyObject *key, PyObject *name)
 {
-    if (!S.ready || Py_TYPE(key) != S.lazy_name || !PyUnicode_CheckExact(name))
+    if (!S.ready || Py_TYPE(key) != S.lazy_name || !PyUnicode_CheckExact(name) || key->lazy == NULL)
         return 0;
+    /* held: Python code may run in the checks (a module's __spec__), and
+     * the key may let go of it meanwhile */
     PyObject *lazy = key->lazy;
-    if (lazy == NULL || Py_TYPE(lazy) != S.lazy_import || (key->resolving && key->resolving != Py_None) ||
+    Py_INCREF(lazy);
+    int result = settle_held(key, name, lazy);
+    Py_DECREF(lazy);
+    return result;
+}
+
+static int
+settle_held(KeyObject *key, PyObject *name, PyObject *lazy)
+{
+    if (Py_TYPE(lazy) != S.lazy_import || (key->resolving && key->resolving != Py_None) ||
         (key->running && key->running != Py_None) || key->live == NULL || !plain_runtime())
         return 0;
     if (SLOT(lazy, S.o_from) != Py_None || SLOT(lazy, S.o_attached) != Py_False ||
@@ -486,7 +499,11 @@ settle_fast(KeyObject *key, PyObject *name)
     Py_INCREF(namespace);
     busy++;
     PyObject *current = PyDict_GetItemWithError(namespace, (PyObject *)key);
-    if (current == lazy && key->lazy == lazy) {
+    PyObject *live_now = key->live != NULL ? SLOT(key->live, S.o_count) : NULL;
+    /* (checked again under the lock: another thread may have used a name of
+     * this dict meanwhile, and the last one's use is Python's) */
+    if (current == lazy && key->lazy == lazy && live_now != NULL && PyLong_CheckExact(live_now) &&
+        PyLong_AsSsize_t(live_now) > 1) {
         PyObject *plain = name;
         Py_INCREF(plain);
         if (!PyUnicode_CHECK_INTERNED(plain)) {
