@@ -1,6 +1,6 @@
 """Real programs as benchmarks: wall time in mode "all" / eager, per interpreter.
 
-    python benchmarks/real_programs.py [--versions 3.11,3.14] [--pairs 11]
+    python benchmarks/real_programs.py [--versions 3.11,3.14] [--pairs 11] [--pure]
                                        [--no-annotations] [--out benchmarks/results]
 
 For each version asked (lazy_codec on 3.9-3.14) and native 3.15 (the anchor,
@@ -9,7 +9,9 @@ pip==PIP_VERSION and the packages pinned in benchmarks/real/requirements.txt
 installed from the registry, and lazy_codec reinstalled from this checkout at
 every run (`pip install --force-reinstall --no-deps ROOT`; on 3.15 it is a
 pass-through that only registers the codec).  Each program runs in that one
-venv as `python -X lazy_imports=all PROGRAM` (A) and `python PROGRAM` (B);
+venv as `python -X lazy_imports=all PROGRAM` (A) and `python PROGRAM` (B),
+with lazy_codec's C accelerator where its install built it (`--pure` measures
+the pure-Python runtime too, LAZY_CODEC_PURE=1, as "<version> pure");
 the 9th compares, in mode "normal", a copy of jinja2 whose module-level
 imports are `lazy` statements (A) with a plain copy of the same jinja2 (B).
 
@@ -291,15 +293,17 @@ def prepare_jinja2(vpy: str, work: str) -> dict:
 
 # -- commands and timing ---------------------------------------------------------
 
-def commands(program: str, vpy: str, work: str, shim: str | None = None) -> tuple[tuple, tuple]:
-    """((argv, env) of A, (argv, env) of B)"""
+def commands(program: str, vpy: str, work: str, shim: str | None = None,
+             extra: dict | None = None) -> tuple[tuple, tuple]:
+    """((argv, env) of A, (argv, env) of B); `extra`: more environment for both"""
     args, kind = PROGRAMS[program]
     paths = [shim] if shim else []
+    extra = extra or {}
     if kind == 'lazified':
-        a = ([vpy] + args, clean_env(PYTHONPATH=os.pathsep.join(paths + [os.path.join(work, 'lazified')])))
-        b = ([vpy] + args, clean_env(PYTHONPATH=os.pathsep.join(paths + [os.path.join(work, 'plain')])))
+        a = ([vpy] + args, clean_env(PYTHONPATH=os.pathsep.join(paths + [os.path.join(work, 'lazified')]), **extra))
+        b = ([vpy] + args, clean_env(PYTHONPATH=os.pathsep.join(paths + [os.path.join(work, 'plain')]), **extra))
         return a, b
-    env = clean_env(PYTHONPATH=shim) if shim else clean_env()
+    env = clean_env(PYTHONPATH=shim, **extra) if shim else clean_env(**extra)
     return ([vpy, '-X', 'lazy_imports=all'] + args, env), ([vpy] + args, env)
 
 
@@ -349,6 +353,7 @@ def _summary(values: list[float]) -> dict:
 
 
 FUTURE = ' future-annotations'  # the key suffix of a venv measured with the shim
+PURE = ' pure'  # the key suffix of a venv measured with LAZY_CODEC_PURE=1 (--pure)
 
 
 def measure(setups: dict, pairs: int) -> dict:
@@ -358,8 +363,8 @@ def measure(setups: dict, pairs: int) -> dict:
     for program in PROGRAMS:
         results[program] = {}
         live = {}
-        for version, (vpy, work, shim) in setups.items():
-            (argv_a, env_a), (argv_b, env_b) = commands(program, vpy, work, shim)
+        for version, (vpy, work, shim, extra) in setups.items():
+            (argv_a, env_a), (argv_b, env_b) = commands(program, vpy, work, shim, extra)
             entry = results[program][version] = {'cmd_a': ' '.join(argv_a), 'cmd_b': ' '.join(argv_b)}
             if shim or PROGRAMS[program][1] == 'lazified':
                 entry['pythonpath_a'], entry['pythonpath_b'] = env_a.get('PYTHONPATH'), env_b.get('PYTHONPATH')
@@ -435,7 +440,9 @@ def _write_shim(version: str) -> str:
 # -- report ------------------------------------------------------------------------
 
 def _version_key(version: str) -> tuple:
-    return tuple(int(x) for x in version.split('.'))
+    """'3.11' before '3.11 pure' before '3.12'"""
+    number, _, suffix = version.partition(' ')
+    return tuple(int(x) for x in number.split('.')) + (suffix,)
 
 
 def _cell(entry: dict | None) -> str:
@@ -505,6 +512,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument('--versions', default='3.11,3.14', help='lazy_codec versions (3.15 is always added)')
     parser.add_argument('--pairs', type=int, default=11)
     parser.add_argument('--no-annotations', action='store_true', help='skip the annotation measurement')
+    parser.add_argument('--pure', action='store_true',
+                        help='measure the pure-Python runtime too (LAZY_CODEC_PURE=1), beside the accelerator')
     parser.add_argument('--out', default=os.path.join(ROOT, 'benchmarks', 'results'))
     parser.add_argument('--lazy-codec', default=ROOT, metavar='DIR',
                         help='the lazy_codec source tree to install (default: this checkout, as it is)')
@@ -531,7 +540,7 @@ def main(argv: list[str] | None = None) -> int:
         os.makedirs(work, exist_ok=True)
         lazified[version] = prepare_jinja2(vpy, work)
         freeze[version] = _freeze(vpy)
-        setups[version] = (vpy, work, None)
+        setups[version] = (vpy, work, None, {})
     if not setups:
         return 1
     versions = list(setups)
@@ -539,10 +548,18 @@ def main(argv: list[str] | None = None) -> int:
         # the same venvs with the shim, measured in the same rounds
         for version in versions:
             if version != ANCHOR:
-                setups[version + FUTURE] = setups[version][:2] + (_write_shim(version),)
+                setups[version + FUTURE] = setups[version][:2] + (_write_shim(version), {})
+    if args.pure:
+        # the same venvs with the pure-Python runtime, measured in the same rounds
+        for version in versions:
+            if version != ANCHOR:
+                setups[version + PURE] = setups[version][:2] + (None, {'LAZY_CODEC_PURE': '1'})
     print(f'measuring {len(PROGRAMS)} programs x {len(setups)} setups x {args.pairs} pairs',
           file=sys.stderr, flush=True)
-    data = {'pairs': args.pairs, 'versions': versions, 'interpreters': {v: found[v] for v in versions},
+    runtimes = {v: _run([setups[v][0], '-m', 'lazy_codec', '--version'], cwd=setups[v][1], env=clean_env()).stdout.strip()
+                for v in versions}
+    data = {'pairs': args.pairs, 'versions': versions + [v + PURE for v in versions if args.pure and v != ANCHOR],
+            'runtimes': runtimes, 'interpreters': {v: found[v] for v in versions},
             'lazy_codec_source': _describe_source(args.lazy_codec), 'packages': freeze,
             'lazified_jinja2': lazified,
             'machine': f'{platform.machine()}, {os.cpu_count()} cpus, {platform.platform()}',
