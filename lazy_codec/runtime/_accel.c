@@ -60,7 +60,8 @@ static struct {
     PyObject *builtin_import;   /* the interpreter's own __import__ */
     PyObject *py_lazy_import, *py_lazy_from; /* the pure entry points */
     PyObject *py_maybe_lazy_import, *py_maybe_lazy_from;
-    PyObject *py_bind, *py_live_keys_of, *py_key_eq, *py_key_hash;
+    PyObject *py_bind, *py_key_eq, *py_key_hash;
+    PyTypeObject *live_keys_type; /* binding.LiveKeys */
     PyObject *entry_name;
     PyObject *dict_iteration_names; /* frozenset: see bytecode.in_dict_loop */
     PyObject *comprehensions;       /* tuple of code names */
@@ -692,16 +693,31 @@ bind(PyObject *namespace, PyObject *name, PyObject *lazy)
     busy++;
     PyObject *ref = PyDict_GetItemWithError(S.live_keys, id);
     busy--;
-    Py_DECREF(id);
-    if (ref != NULL && WEAKREF_GET(ref, live) < 0)
+    if (ref != NULL && WEAKREF_GET(ref, live) < 0) {
+        Py_DECREF(id);
         goto fail;
-    if (live == NULL) {
-        if (PyErr_Occurred())
-            goto fail;
-        live = PyObject_CallOneArg(S.py_live_keys_of, namespace);
-        if (live == NULL)
-            goto fail;
     }
+    if (live == NULL && !PyErr_Occurred()) {
+        /* binding._live_keys_of: the namespace's first lazy key (or the
+         * first since its count went): a LiveKeys, held weakly by the table */
+        live = S.live_keys_type->tp_alloc(S.live_keys_type, 0);
+        PyObject *zero = PyLong_FromLong(0);
+        PyObject *weak = live != NULL && zero != NULL ? PyWeakref_NewRef(live, NULL) : NULL;
+        if (weak != NULL) {
+            set_slot(live, S.o_count, zero);
+            busy++;
+            if (PyDict_SetItem(S.live_keys, id, weak) < 0)
+                Py_CLEAR(live);
+            busy--;
+        }
+        else
+            Py_CLEAR(live);
+        Py_XDECREF(zero);
+        Py_XDECREF(weak);
+    }
+    Py_DECREF(id);
+    if (live == NULL)
+        goto fail;
     PyObject *count = SLOT(live, S.o_count);
     if (count == NULL || !PyLong_CheckExact(count)) {
         PyErr_SetString(PyExc_SystemError, "lazy_codec: a LiveKeys without its count");
@@ -1344,7 +1360,7 @@ accel_setup(PyObject *module, PyObject *config)
     TAKE(py_maybe_lazy_import, "maybe_lazy_import")
     TAKE(py_maybe_lazy_from, "maybe_lazy_from")
     TAKE(py_bind, "bind")
-    TAKE(py_live_keys_of, "live_keys_of")
+    TAKE(live_keys_type, "LiveKeys")
     TAKE(py_key_eq, "key_eq")
     TAKE(py_key_hash, "key_hash")
     TAKE(entry_name, "entry_name")

@@ -409,7 +409,6 @@ def _accelerate() -> None:
             'waiting_origin': modules._waiting_origin,
             'ModuleSpec': modules._ModuleSpec,
             'DoneWatch': modules._DoneWatch,
-            'live_keys_of': binding._live_keys_of,
             'key_eq': binding.key_eq,
             'key_hash': binding.key_hash,
             'entry_name': ENTRY_NAME,
