@@ -82,6 +82,11 @@ static __declspec(thread) int busy;
 static __thread int busy;
 #endif
 
+/* threads inside a first use's compare (a dict lookup in progress), which
+ * can wait for the binding lock with the GIL released: the rebuilder asks
+ * (lookups_in_progress), as it looks for binding.key_eq's frames */
+static Py_ssize_t lookups;
+
 /* code id -> (code, may iterate a dict): see code_may_iterate_dicts */
 static PyObject *loop_verdicts;
 #define LOOP_VERDICTS_KEPT 64
@@ -398,7 +403,9 @@ settle_fast(KeyObject *key, PyObject *name)
      * the key may let go of it meanwhile */
     PyObject *lazy = key->lazy;
     Py_INCREF(lazy);
+    lookups++;
     int result = settle_held(key, name, lazy);
+    lookups--;
     Py_DECREF(lazy);
     return result;
 }
@@ -1407,7 +1414,15 @@ accel_setup(PyObject *module, PyObject *config)
     Py_RETURN_NONE;
 }
 
+static PyObject *
+accel_lookups_in_progress(PyObject *module, PyObject *unused)
+{
+    return PyBool_FromLong(lookups > 0);
+}
+
 static PyMethodDef accel_methods[] = {
+    {"lookups_in_progress", accel_lookups_in_progress, METH_NOARGS,
+     "is a thread inside the accelerator's compare of a lazy key (a dict lookup)?"},
     {"lazy_import", (PyCFunction)(void (*)(void))accel_lazy_import, METH_FASTCALL | METH_KEYWORDS,
      "api.lazy_import, its common case in C"},
     {"lazy_from", (PyCFunction)(void (*)(void))accel_lazy_from, METH_FASTCALL | METH_KEYWORDS,

@@ -20,6 +20,7 @@ from _operator import methodcaller
 from _thread import allocate_lock, start_new_thread
 from types import FrameType
 
+from lazy_codec.runtime.accelerator import accel
 from lazy_codec.runtime.bytecode import dicts_being_iterated
 
 _call = methodcaller('__call__')
@@ -91,16 +92,14 @@ def _start() -> None:
             _running.release()
 
 
-def _make_plain(namespace: dict, key, value) -> None:
-    """a settled key (its value in place) swapped for a plain str key; not
-    if the entry was rebound meanwhile"""
-    if namespace.get(key, _MISSING) is value:
-        replace_key(namespace, key, plain_key(key), value)
-
-
-def _rebuilt(namespace: dict) -> None:
-    """`namespace` re-made, in the same order, with exact str keys only"""
-    items = [(plain_key(k) if type(k) is binding.LazyName else k, v) for k, v in namespace.items()]
+def _rebuilt(namespace: dict, swaps: 'dict | None' = None) -> None:
+    """`namespace` re-made, in the same order (as 3.15 keeps it): with exact
+    str keys only, or, given `swaps` (id of a key settled in place -> its
+    value), with those keys plain, unless the entry was rebound meanwhile"""
+    if swaps is None:
+        items = [(plain_key(k) if type(k) is binding.LazyName else k, v) for k, v in namespace.items()]
+    else:
+        items = [(plain_key(k) if swaps.get(id(k), _MISSING) is v else k, v) for k, v in namespace.items()]
     in_one_call(namespace.clear, partial(namespace.update, items))
 
 
@@ -108,7 +107,10 @@ _MISSING = object()
 
 
 def _in_lookup() -> bool:
-    """is any thread inside a lazy key's __eq__, i.e. inside a dict lookup?"""
+    """is any thread inside a lazy key's __eq__, i.e. inside a dict lookup?
+    (the accelerator's compare counts the threads inside its own)"""
+    if accel is not None and accel.lookups_in_progress():
+        return True
     eq_code = binding.key_eq.__code__
     for top in sys._current_frames().values():
         frame: FrameType | None = top
@@ -140,17 +142,23 @@ def _rebuild_pending() -> None:
 
 
 def _swap_pending() -> None:
-    """(under the binding lock)"""
+    """(under the binding lock) the keys settled in place made plain, each
+    dict re-made in its order: not while a loop may iterate it, nor while a
+    lookup is in progress (a rebuild frees the table it reads)"""
     if not _unswapped:
         return
-    swaps = _unswapped[:]
-    del _unswapped[:]
     iterated = dicts_being_iterated()
-    for swap in swaps:
-        if id(swap[0]) in iterated:
-            _unswapped.append(swap)  # not while a loop may iterate the dict
+    in_lookup = _in_lookup()
+    waiting = []
+    by_namespace: dict = {}  # id -> (namespace, {id of a key: its value})
+    for namespace, key, value in _unswapped:
+        if in_lookup or id(namespace) in iterated:
+            waiting.append((namespace, key, value))
         else:
-            _make_plain(*swap)
+            by_namespace.setdefault(id(namespace), (namespace, {}))[1][id(key)] = value
+    _unswapped[:] = waiting
+    for namespace, swaps in by_namespace.values():
+        _rebuilt(namespace, swaps)
 
 
 def _run() -> None:
