@@ -6,8 +6,9 @@
  * every function here either does exactly what that code does for a case it
  * has checked is common and simple, or does nothing and hands the whole
  * operation to the Python code, before changing any state.  What is rare (a
- * filter, a replaced __import__ or __lazy_import__, a recorder, a module still
- * running, a submodule to attach, an error) always goes to Python.
+ * filter, a replaced __import__ or __lazy_import__, __lazy_modules__, a
+ * recorder, a first use that imports or whose module still runs, an error,
+ * the rebuilder) always goes to Python.
  *
  * Invariant: these paths run under the GIL and run no Python code between
  * their checks and their changes, except where noted; so, like the Python
@@ -295,7 +296,7 @@ loaded(PyObject *name, PyObject **found)
     return module != Py_None && !initializing(module);
 }
 
-/* the value of `name` in a module dict, or NULL; -1 on error */
+/* the value of `name` in a dict, or NULL (not there, or an error, cleared) */
 static PyObject *
 global_of(PyObject *globals, PyObject *name)
 {
@@ -1135,7 +1136,7 @@ absolute(PyObject *module, Py_ssize_t level, PyObject *globals)
     return result;
 }
 
-/* api._from, explicit: 1 done, 0 not the common case, -1 error */
+/* api._from: 1 done, 0 not the common case, -1 error */
 static int
 from_fast(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int explicit)
 {
