@@ -24,6 +24,17 @@ DECODE_MODULES = {'lazy_codec._codec', 'lazy_codec._entry', 'lazy_codec.rewrite'
 RUNTIME_FILES = tuple(os.path.join(*name.split('.'), '__init__.py') if name in ('lazy_codec.runtime', 'lazy_codec.rewrite')
                       else os.path.join(*name.split('.')) + '.py' for name in sorted(RUNTIME_MODULES)
                       if not name.endswith('._accel'))
+# a program's tracer of the Python runtime's lines: `counts[-1]` gets each
+# (function, line) run in RUNTIME_FILES (for the programs below, indented 12)
+RUNTIME_TRACER = textwrap.indent(textwrap.dedent(f'''\
+    counts = []
+    def tracer(frame, event, arg):
+        if frame.f_code.co_filename.endswith({RUNTIME_FILES!r}):
+            if event == 'line':
+                counts[-1].append((frame.f_code.co_name, frame.f_lineno))
+            return tracer
+        return None
+'''), ' ' * 12)
 
 
 def run(tmp_path, files, main='main.py'):
@@ -303,14 +314,7 @@ def test_work_per_statement_and_first_use_does_not_grow(tmp_path):
             more = compile(emitter.rewrite('lazy import t2000\\n'), 'many.py', 'exec')
             many.use_one()  # the first reification: one-time work out of the way
             exec(compile(emitter.rewrite('lazy import t1\\n'), 'many.py', 'exec'), vars(many))
-            counts = []
-            def tracer(frame, event, arg):
-                if frame.f_code.co_filename.endswith({RUNTIME_FILES!r}):
-                    if event == 'line':
-                        counts[-1].append((frame.f_code.co_name, frame.f_lineno))
-                    return tracer
-                return None
-            for step in ('statement', 'first use'):
+{RUNTIME_TRACER}            for step in ('statement', 'first use'):
                 counts.append([])
                 sys.settrace(tracer)
                 if step == 'statement':
@@ -346,14 +350,7 @@ def test_accelerator_does_the_common_cases_without_python(tmp_path):
             import sys, json, os, email
             from lazy_codec.rewrite import emitter
             import lazy_codec.runtime.api
-            counts = []
-            def tracer(frame, event, arg):
-                if frame.f_code.co_filename.endswith({RUNTIME_FILES!r}):
-                    if event == 'line':
-                        counts[-1].append((frame.f_code.co_name, frame.f_lineno))
-                    return tracer
-                return None
-            def traced(label, run):
+{RUNTIME_TRACER}            def traced(label, run):
                 counts.append([])
                 sys.settrace(tracer)
                 try:
