@@ -1390,11 +1390,10 @@ accel_setup(PyObject *module, PyObject *config)
         PyErr_SetString(PyExc_TypeError, "lazy_codec._accel.setup: unexpected types");
         return NULL;
     }
-    PyObject *live_type = PyDict_GetItemString(config, "LiveKeys");
     PyObject *loads = PyDict_GetItemString(config, "simple_loads");
     PyObject *peeks = PyDict_GetItemString(config, "plain_peeks");
     PyObject *extended = PyDict_GetItemString(config, "EXTENDED_ARG");
-    if (live_type == NULL || !PyType_Check(live_type) || loads == NULL || peeks == NULL || extended == NULL) {
+    if (!PyType_Check(S.live_keys_type) || loads == NULL || peeks == NULL || extended == NULL) {
         PyErr_SetString(PyExc_TypeError,
                         "lazy_codec._accel.setup: LiveKeys, simple_loads, plain_peeks, EXTENDED_ARG");
         return NULL;
@@ -1409,7 +1408,7 @@ accel_setup(PyObject *module, PyObject *config)
         slot_offset(lt, "_base", &S.o_base) || slot_offset(lt, "_key", &S.o_key) ||
         slot_offset(lt, "_from", &S.o_from) || slot_offset(lt, "_shown", &S.o_shown) ||
         slot_offset(lt, "_attached", &S.o_attached) ||
-        slot_offset((PyTypeObject *)live_type, "count", &S.o_count))
+        slot_offset(S.live_keys_type, "count", &S.o_count))
         return NULL;
     S.ready = 1;
     Py_RETURN_NONE;

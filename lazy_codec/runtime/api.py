@@ -399,7 +399,7 @@ def _accelerate() -> None:
             'binding_lock': binding.binding_lock,
             'lazy_modules': lazy_modules,
             'waiting_children': modules._waiting_children,
-            'our_hooks': tuple(hook for hook in (__lazy_import__, _PTH_LAZY_IMPORT, _NATIVE_LAZY_IMPORT)),
+            'our_hooks': (__lazy_import__, _PTH_LAZY_IMPORT, _NATIVE_LAZY_IMPORT),
             'builtin_import': __import__('builtins').__import__,
             'lazy_import': lazy_import,
             'lazy_from': lazy_from,
