@@ -1,10 +1,20 @@
-"""The codec glue: the `lazy` codec, UTF-8 whose decoder rewrites lazy syntax.
+"""The codec glue: the `lazy` codec, UTF-8 whose decoding for the compiler
+rewrites lazy syntax.
 
-The import system decodes with `decode`; a script run directly, and
-`linecache` (tracebacks, inspect, pdb), with the incremental decoder.
-Readers that show the source to a person get it as written: see
-`_reader` and `_DISPLAY_READERS`.  On 3.15 and later the interpreter parses `lazy` itself and
-the codec is plain UTF-8.
+Decoding a file as text (`bytes.decode`, `codecs.decode`, `open(...,
+encoding='lazy')`, `tokenize.open`, incremental decoders) gives its exact
+text, as UTF-8 would: formatters, linters, editors and linecache read and
+write the user's source.  The rewrite goes only to the compiler, which asks
+the codec in two ways (`_reader` tells them apart):
+- the interpreter's reading of the script it runs (`python app.py`): the
+  incremental decoder, with no Python frame below it;
+- compile() of bytes (runpy.run_path, pdb, cProfile, pytest's assertion
+  rewriting and pyflakes through ast.parse, exec of bytes, C's
+  PyRun_String): `decode`, inside a compile that the audit hook below saw
+  start (the audit event `compile`, raised before the source is decoded).
+Modules imported through importlib's source loaders are rewritten before
+they are compiled (lazy_codec/_loader.py), without the codec.  On 3.15 and
+later the interpreter parses `lazy` itself and the codec is plain UTF-8.
 """
 
 import codecs
@@ -22,18 +32,81 @@ install_entry()
 NAME = 'lazy'
 _utf_8 = codecs.lookup('utf-8')
 _NATIVE = sys.version_info >= (3, 15)
-
-# modules whose reading of a source file is for showing it, not compiling it
-_DISPLAY_READERS = frozenset(('linecache',))
-
+_get_ident = sys.modules['_thread'].get_ident
 
 _OWN_MODULES = frozenset((__name__, 'codecs'))
-_SCRIPT = 'script'
+_SCRIPT, _DISPLAY, _COMPILE, _TEXT = 'script', 'display', 'compile', 'text'
+
+# readers that decode text in order to compile it (and, for coverage.py, to
+# find its statements, which must be the compiled ones): (module, function)
+_COMPILING_READERS = frozenset((('coverage.python', 'get_python_source'),))
+
+# -- compiles in progress: the audit event `compile` ---------------------------
+# Thread -> (id of the frame that called the compiler, its instruction) of
+# the compile last started on that thread.  A decode in that same call is the
+# tokenizer's; any other call of the frame (a `.decode` after it) is at
+# another instruction.  Ids, not frames: the record keeps nothing alive.
+_compiles: dict = {}
 
 
-def _reader(data) -> 'str | None':
-    """who is decoding: 'display', 'script' (the interpreter's own reading
-    of a script it runs) or None (a compiler: import, runpy, compile())"""
+class _CompileEvent(str):
+    """the audit event `compile` as the key of the hook's dict: the hook is
+    that dict's `get` (C, called with the event and its arguments), whose
+    lookup compares this key only with an event whose name hashes alike: so
+    every other audited event costs a C lookup that misses, and no Python"""
+
+    __slots__ = ()
+
+    def __eq__(self, other):
+        equal = str.__eq__(self, other)
+        if equal is True:
+            try:
+                caller = sys._getframe(1)
+            except ValueError:  # compiled from C with no Python frame (the main script)
+                _compiles.pop(_get_ident(), None)
+            else:
+                _compiles[_get_ident()] = (id(caller), caller.f_lasti)
+        return equal
+
+    __hash__ = str.__hash__
+
+
+def _watch_compiles() -> None:
+    # cannot be removed, and cheap: see _CompileEvent
+    sys.addaudithook({_CompileEvent('compile'): None}.get)  # type: ignore[arg-type]
+
+
+# the first decode after the codec was looked up may be inside a compile that
+# started before the hook was there: see _looks_like_compile
+_first_decode = [True]
+
+# callers that compile what they read (the first decode: see _looks_like_compile)
+_COMPILING_MODULES = frozenset(
+    ('ast', 'runpy', 'pdb', 'cProfile', 'profile', 'trace', 'zipimport', 'py_compile', 'doctest', 'code',
+     'codeop', 'importlib._bootstrap', 'importlib._bootstrap_external', '_pytest.assertion.rewrite')
+)
+
+
+def _looks_like_compile(frame: 'FrameType') -> bool:
+    """is `frame` calling the compiler (not a text decoder) now?  Asked only
+    for the first decode, before the audit hook could see a compile start:
+    a module that compiles what it reads, or a call of `compile`, `exec` or
+    `parse` (`.decode(...)`, `str(...)`: no)"""
+    if frame.f_globals.get('__name__') in _COMPILING_MODULES:
+        return True
+    try:
+        from lazy_codec.runtime.bytecode import callee_name
+
+        return callee_name(frame) in ('compile', 'exec', 'eval', 'parse')
+    except Exception:
+        return False  # where it cannot tell: text, which loses nothing
+
+
+def _reader(data) -> str:
+    """who is decoding: _SCRIPT (the interpreter's own reading of a script it
+    runs), _COMPILE (compile() of bytes, or a reader that compiles), _DISPLAY
+    (the interpreter printing a traceback) or _TEXT (everyone else)"""
+    first, _first_decode[:] = _first_decode[:], ()
     frame: FrameType | None = sys._getframe(1)
     while frame is not None and frame.f_globals.get('__name__') in _OWN_MODULES:
         frame = frame.f_back
@@ -41,14 +114,14 @@ def _reader(data) -> 'str | None':
         # The interpreter itself: running a script, it reads on from the end
         # of the cookie's line (so the text starts with that line's newline);
         # printing a traceback (3.9-3.12), it reads the file from its start.
-        return _SCRIPT if data[:1] in (b'\n', b'\r') else 'display'
-    for _ in range(4):
-        if frame is None:
-            break
-        if frame.f_globals.get('__name__') in _DISPLAY_READERS:
-            return 'display'
-        frame = frame.f_back
-    return None
+        return _SCRIPT if data[:1] in (b'\n', b'\r') else _DISPLAY
+    if _compiles.get(_get_ident()) == (id(frame), frame.f_lasti):
+        return _COMPILE
+    if (frame.f_globals.get('__name__'), frame.f_code.co_name) in _COMPILING_READERS:
+        return _COMPILE
+    if first and _looks_like_compile(frame):
+        return _COMPILE
+    return _TEXT
 
 
 def _script_cookie_line() -> 'tuple[int, bytes]':
@@ -66,6 +139,10 @@ def _script_cookie_line() -> 'tuple[int, bytes]':
 
 def decode(data, errors: str = 'strict') -> 'tuple[str, int]':
     reader = _reader(data)
+    if reader in (_TEXT, _DISPLAY):
+        if reader == _DISPLAY:
+            errors = 'replace'
+        return codecs.utf_8_decode(data, errors, True)
     first_line = 1
     if reader == _SCRIPT:
         first_line, cookie_line = _script_cookie_line()
@@ -78,12 +155,10 @@ def decode(data, errors: str = 'strict') -> 'tuple[str, int]':
     try:
         text, consumed = codecs.utf_8_decode(data, errors, True)
     except UnicodeDecodeError:
-        if reader == 'display':
-            return codecs.utf_8_decode(data, 'replace', True)
         from lazy_codec.rewrite.emitter import undecodable
 
         return undecodable(bytes(data), first_line), len(data)
-    if _NATIVE or reader == 'display':
+    if _NATIVE:
         return text, consumed
     from lazy_codec.rewrite.emitter import rewrite
 
@@ -146,9 +221,17 @@ codec_info = codecs.CodecInfo(
 
 
 def search(name: str):
-    return codec_info if name == NAME else None
+    """the codec registry's search function (the .pth's calls it at the
+    registry's first lookup of `lazy`; the registry keeps the answer)"""
+    if name != NAME:
+        return None
+    _first_decode[:] = [True]
+    return codec_info
 
 
 def register() -> None:
     """register the codec in this process (what the .pth file does at start)"""
     codecs.register(search)
+
+
+_watch_compiles()

@@ -51,7 +51,90 @@ codecs.register(search)
 import builtins
 builtins.__lazy_codec_abi1__ = type(sys)('__lazy_codec_abi1__')
 builtins.__lazy_codec_abi1__.__getattr__ = entry
+# -- the source loaders (3.9-3.14): what 3.15's compiler does that ours cannot --
+#
+# Every source module is compiled by importlib's SourceLoader.source_to_code
+# (imports, `python -m`, runpy, py_compile and compileall, pip's byte-compiling)
+# and loaded by its get_code; both are wrapped here, at no cost to a module
+# that uses no lazy syntax (see lazy_codec/_loader.py, which does the work):
+# - source_to_code: a file with the `lazy` cookie is rewritten before it is
+#   compiled (the codec's own decoding stays plain UTF-8, for the tools that
+#   read the file as text); a file without it that fails to compile is
+#   compiled again through the rewrite when it has lazy syntax (3.15 source);
+# - get_code: code that names __lazy_modules__ and was not rewritten (a
+#   module valid on this interpreter) is taken from the rewrite, cached apart.
+# Their code claims importlib's file name, so that the interpreter trims their
+# frames from a traceback as it trims importlib's (import.c's
+# remove_importlib_frames), and an error there looks as it does without them.
+_external = sys.modules['_frozen_importlib_external']
+_SourceLoader = _external.SourceLoader
+_without_frames = _external._bootstrap._call_with_frames_removed
+_IMPORTLIB_FILE = _SourceLoader.get_code.__code__.co_filename
+_get_ident = sys.modules['_thread'].get_ident
+ENTRY_NAME = '__lazy_codec_abi1__'
+
+
+_reading_cookie = set()  # threads in has_lazy_cookie: its own import compiles lazy_codec's modules
+
+
+def has_lazy_cookie(data):
+    """do the first two lines of `data` name the `lazy` codec?  A cheap
+    test first (the word, in those lines), then the cookie's own reader"""
+    end = data.find(b'\n', data.find(b'\n', 0, 300) + 1, 400)
+    if data.find(b'lazy', 0, 400 if end < 0 else end) < 0:
+        return False
+    me = _get_ident()
+    if me in _reading_cookie:
+        return False  # lazy_codec's own modules (which have no cookie) while it is imported
+    _reading_cookie.add(me)
+    try:
+        from lazy_codec.rewrite.cookie import cookie_name
+
+        return cookie_name(data) == b'lazy'
+    finally:
+        _reading_cookie.discard(me)
+
+
+def source_to_code(self, data, path, *, _optimize=-1):
+    if type(data) is bytes and has_lazy_cookie(data):
+        from lazy_codec._loader import rewritten_text
+
+        return _without_frames(compile, rewritten_text(data, path), path, 'exec', dont_inherit=True,
+                               optimize=_optimize)
+    try:
+        return _plain_source_to_code(self, data, path, _optimize=_optimize)
+    except SyntaxError:
+        from lazy_codec._loader import source_of_lazy_syntax
+
+        text = source_of_lazy_syntax(data)
+        if text is None:
+            raise
+    # (outside the handler: its error would chain to the first)
+    return _without_frames(compile, text, path, 'exec', dont_inherit=True, optimize=_optimize)
+
+
+def get_code(self, fullname):
+    code = _plain_get_code(self, fullname)
+    names = getattr(code, 'co_names', ())
+    if '__lazy_modules__' in names and ENTRY_NAME not in names:
+        from lazy_codec._loader import lazy_modules_code
+
+        return lazy_modules_code(self, fullname)
+    return code
+
+
+def install_loader_hooks():
+    global _plain_source_to_code, _plain_get_code
+    if getattr(_SourceLoader.get_code, '__module__', None) == __name__:
+        return  # installed (lazy-codec run loads this module again)
+    _plain_source_to_code, _plain_get_code = _SourceLoader.source_to_code, _SourceLoader.get_code
+    for function in (source_to_code, get_code):
+        function.__code__ = function.__code__.replace(co_filename=_IMPORTLIB_FILE)
+        setattr(_SourceLoader, function.__name__, function)
+
+
 if sys.version_info < (3, 15):
+    install_loader_hooks()
     vars(sys)['__getattr__'] = api
     builtins.ImportCycleError = type('ImportCycleError', (ImportError,), {'__doc__': 'Import produces a cycle.', '__module__': 'builtins'})
     builtins.__lazy_import__ = entry.__get__(builtins.__lazy_codec_abi1__)

@@ -73,16 +73,32 @@ def edits_for(statements: list, first_line: int = 1) -> tuple:
     for stmt in statements:
         if not stmt.lazy:
             if can_be_lazy(stmt):
-                edits.append(Edit(stmt.start, stmt.end, _call(stmt, first_line)))
+                edits.append(_standing(stmt, first_line))
         elif stmt.interpreter_error == TOKENS:
             edits.append(_eager(stmt.tokens))
         elif stmt.interpreter_error is None:
             error = verdict(stmt)
             if error is None:
-                edits.append(Edit(stmt.start, stmt.end, _call(stmt, first_line)))
+                edits.append(_standing(stmt, first_line))
             else:
                 errors.append((error, Edit(stmt.start, stmt.end, _NEUTRAL)))
     return edits, errors
+
+
+def _standing(stmt: Statement, first_line: int) -> Edit:
+    """the edit of a statement that stands.  Alone on its logical line, it
+    becomes `if CALL: STATEMENT`, `lazy` left out: the call returns None, so
+    the import in the body never runs, but a tool that reads the rewrite's
+    syntax tree (pyflakes, pylint, pytest) sees the names it binds, at the
+    user's line and columns on; elsewhere (after a `;` or a block's colon,
+    before a `;`), the call alone"""
+    if not stmt.alone:
+        return Edit(stmt.start, stmt.end, _call(stmt, first_line))
+    if not stmt.lazy:
+        return Edit(stmt.start, stmt.start, 'if ' + _call(stmt, first_line), close='): ')
+    lazy_tok, keyword = stmt.tokens[0], stmt.tokens[1]
+    end = keyword.start if keyword.start[0] == lazy_tok.start[0] else lazy_tok.end
+    return Edit(lazy_tok.start, end, 'if ' + _call(stmt, first_line), close='): ')
 
 
 def _eager(stmt: list[_Tok]) -> Edit:

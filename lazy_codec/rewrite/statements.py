@@ -176,11 +176,13 @@ def find_statements(lines, plain: bool, reader: lexer.LineReader) -> list:
             if body_of == 'else' and last_header.get(len(blocks)) in TRY_WORDS:
                 body_of = 'except'
             context = blocks + [body_of] if body_of else blocks
+            alone = stmt[0] is line[0] and semicolon is None
             if not is_lazy:
                 last = stmt[-1].end
                 found.append(
                     Statement(False, stmt, _Tok(NEWLINE, '', last, (last[0], last[1] + 1)), list(context))
                 )
+                found[-1].alone = alone
                 continue
             if _indentation_error(reader.lines[tok.start[0] - 1][: tok.start[1]], levels, opened):
                 # the interpreter's IndentationError or TabError for this
@@ -193,6 +195,7 @@ def find_statements(lines, plain: bool, reader: lexer.LineReader) -> list:
             found.append(
                 Statement(True, stmt, semicolon or _newline_after(reader.lines, stmt[-1]), list(context))
             )
+            found[-1].alone = alone
     unfinished = reader.unfinished
     if (
         unfinished
@@ -274,6 +277,7 @@ class Statement:
         'form_error',
         'refusal',
         'interpreter_error',
+        'alone',
     )
 
     def __init__(
@@ -291,6 +295,9 @@ class Statement:
         self.tokens = tokens
         self.after = after  # the `;` or NEWLINE that follows it
         self.context = context
+        # the only statement of its logical line (no `;`, no block header before
+        # it): its rewrite can be a one-line `if` whose body is the statement
+        self.alone = False
         self.start = tokens[0].start
         self.end = tokens[-1].end
         self.module = ''

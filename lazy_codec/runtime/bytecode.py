@@ -587,6 +587,24 @@ def _callee(code, lasti: int):
     return found
 
 
+def callee_name(frame) -> 'str | None':
+    """the name of the callee of the call `frame` is making, as it was
+    loaded (a global or builtin, an attribute, a method), or None"""
+    code = frame.f_code
+    lasti = current_offset(frame)
+    if code.co_code[lasti] not in _CALLS:
+        return None
+    found = _callee(code, lasti)
+    if found is None:
+        return None
+    op, arg = found
+    if op == _LOAD_ATTR or op == _LOAD_METHOD:
+        return _attribute_name(code, op, arg)
+    if op == _LOAD_GLOBAL or op == _LOAD_NAME:
+        return _name_of(code, op, arg)
+    return None
+
+
 def _attribute_name(code, op: int, arg: int) -> str:
     return code.co_names[arg >> 1 if _WIDE_ATTRS and op == _LOAD_ATTR else arg]
 

@@ -1,6 +1,9 @@
-"""A pytest plugin (entry point `pytest11`): in mode "all", test modules and
-conftest.py files that pytest's assertion rewriter loads get their imports
-lazy too, as 3.15's interpreter-wide mode gives them.
+"""A pytest plugin (entry point `pytest11`): test modules and conftest.py
+files that pytest's assertion rewriter loads are compiled as the source
+loaders compile modules (lazy_codec/_loader.py): 3.15 source without the
+cookie (which pytest's own compile rejects on 3.9-3.14) through the rewrite;
+and in mode "all", their imports lazy too, as 3.15's interpreter-wide mode
+gives them.
 
 pytest reads and compiles those files itself (_pytest.assertion.rewrite:
 _rewrite_test), so the finder of lazy_codec.runtime.mode_all never sees them.  Here that
@@ -27,7 +30,7 @@ def _mode_all() -> bool:
 
 def _reach_test_modules() -> None:
     """(when pytest loads this plugin: before conftest.py files are imported)"""
-    if sys.version_info >= (3, 15) or not _mode_all():
+    if sys.version_info >= (3, 15):
         return
     try:
         from _pytest.assertion import rewrite
@@ -43,18 +46,29 @@ def _reach_test_modules() -> None:
     import os
     from importlib.util import source_hash
 
+    from lazy_codec._loader import source_of_lazy_syntax
     from lazy_codec.rewrite import cookie, emitter, lexer, statements, verdicts  # noqa: F401
     from lazy_codec.runtime.mode_all import rewritten_source_bytes
 
     ours = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
     def _rewrite_test(fn, config):
-        if not _mode_all() or str(fn).startswith(ours):
+        if str(fn).startswith(ours):
             return plain(fn, config)
-        source = fn.read_bytes()
-        lazy_source = rewritten_source_bytes(source)
-        if lazy_source is None:
-            return plain(fn, config)
+        if not _mode_all():
+            try:
+                return plain(fn, config)
+            except SyntaxError:
+                source = fn.read_bytes()
+                text = source_of_lazy_syntax(source) if cookie.cookie_name(source) in (None, b'utf-8') else None
+                if text is None:
+                    raise
+            lazy_source = text.encode('utf-8')
+        else:
+            source = fn.read_bytes()
+            lazy_source = rewritten_source_bytes(source)
+            if lazy_source is None:
+                return plain(fn, config)
 
         class _Rewritten(type(fn)):
             def read_bytes(self):
@@ -68,7 +82,7 @@ def _reach_test_modules() -> None:
     setattr(_rewrite_test, '_lazy_codec', True)
     setattr(_rewrite_test, '__wrapped__', plain)
     rewrite._rewrite_test = _rewrite_test
-    if not rewrite.PYC_TAIL.endswith(TAG + rewrite.PYC_EXT):
+    if _mode_all() and not rewrite.PYC_TAIL.endswith(TAG + rewrite.PYC_EXT):
         rewrite.PYC_TAIL = rewrite.PYC_TAIL[: -len(rewrite.PYC_EXT)] + TAG + rewrite.PYC_EXT
 
 
