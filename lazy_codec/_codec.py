@@ -87,6 +87,10 @@ _COMPILING_MODULES = frozenset(
 )
 
 
+_COMPILERS = frozenset(('compile', 'exec', 'eval', 'parse'))
+_TEXT_DECODERS = frozenset(('decode', 'str'))
+
+
 def _looks_like_compile(frame: 'FrameType') -> bool:
     """is `frame` calling the compiler (not a text decoder) now?  Asked only
     for the first decode, before the audit hook could see a compile start:
@@ -94,10 +98,15 @@ def _looks_like_compile(frame: 'FrameType') -> bool:
     `parse` (`.decode(...)`, `str(...)`: no)"""
     if frame.f_globals.get('__name__') in _COMPILING_MODULES:
         return True
+    names = frame.f_code.co_names
+    compiles = any(name in _COMPILERS for name in names)
+    decodes = any(name in _TEXT_DECODERS for name in names)
+    if compiles != decodes:
+        return compiles  # (most code names one kind only: the call need not be read)
     try:
         from lazy_codec.runtime.bytecode import callee_name
 
-        return callee_name(frame) in ('compile', 'exec', 'eval', 'parse')
+        return callee_name(frame) in _COMPILERS
     except Exception:
         return False  # where it cannot tell: text, which loses nothing
 

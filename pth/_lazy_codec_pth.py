@@ -95,18 +95,26 @@ def has_lazy_cookie(data):
         _reading_cookie.discard(me)
 
 
-def source_to_code(self, data, path, *, _optimize=-1):
-    if type(data) is bytes and has_lazy_cookie(data):
-        from lazy_codec._loader import rewritten_text
+def _loader():
+    """lazy_codec._loader, or None where lazy_codec cannot be imported (pip's
+    isolated build environments run this .pth with their own sys.path)"""
+    try:
+        from lazy_codec import _loader
+    except ImportError:
+        return None
+    return _loader
 
-        return _without_frames(compile, rewritten_text(data, path), path, 'exec', dont_inherit=True,
+
+def source_to_code(self, data, path, *, _optimize=-1):
+    loader = _loader() if type(data) is bytes and has_lazy_cookie(data) else None
+    if loader is not None:
+        return _without_frames(compile, loader.rewritten_text(data, path), path, 'exec', dont_inherit=True,
                                optimize=_optimize)
     try:
         return _plain_source_to_code(self, data, path, _optimize=_optimize)
     except SyntaxError:
-        from lazy_codec._loader import source_of_lazy_syntax
-
-        text = source_of_lazy_syntax(data)
+        loader = _loader() if type(data) is bytes and b'lazy' in data else None
+        text = None if loader is None else loader.source_of_lazy_syntax(data)
         if text is None:
             raise
     # (outside the handler: its error would chain to the first)
@@ -117,9 +125,9 @@ def get_code(self, fullname):
     code = _plain_get_code(self, fullname)
     names = getattr(code, 'co_names', ())
     if '__lazy_modules__' in names and ENTRY_NAME not in names:
-        from lazy_codec._loader import lazy_modules_code
-
-        return lazy_modules_code(self, fullname)
+        loader = _loader()
+        if loader is not None:
+            return loader.lazy_modules_code(self, fullname)
     return code
 
 

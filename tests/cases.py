@@ -712,7 +712,7 @@ for args in (['-X', 'lazy_imports=all'], [], ['-X', 'lazy_imports=all'], []):
     print(out.stdout.strip(), out.returncode)
 """}))
 
-case('lazy_modules_without_cookie', env={'LAZY_CODEC_LAZY_MODULES': '1'}, files={
+case('lazy_modules_without_cookie', files={
     'plain_listing.py': "__lazy_modules__ = ['colorsys', 'pkg.sub']\nimport colorsys\nimport pkg.sub\nimport other\n",
     'main.py': "import plain_listing as m, probe\nprint([probe.kind(vars(m), n) for n in ('colorsys', 'pkg', 'other')], probe.loaded())\nprint(m.pkg.sub.Z, probe.loaded())\n",
 })

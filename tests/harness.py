@@ -155,11 +155,12 @@ def expected_path(name: str) -> str:
 def all_cases() -> dict[str, dict]:
     """every differential case by name, from the modules that hold them"""
     import cases
+    import cases_cookieless
     import cases_faults
     import cases_reach
     import cases_realcode
     collected = {}
-    for module in (cases, cases_faults, cases_realcode, cases_reach):
+    for module in (cases, cases_faults, cases_realcode, cases_reach, cases_cookieless):
         clash = collected.keys() & module.CASES.keys()
         assert not clash, f'{module.__name__} names cases already named: {sorted(clash)}'
         collected.update(module.CASES)

@@ -17,7 +17,7 @@ def test_show_diff(tmp_path, capsys):
     assert main(['show', '--diff', str(path)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == f'{path}:3:-lazy import os'
-    assert out[1].startswith(f'{path}:3:+__lazy_codec_abi1__.lazy_import(')
+    assert out[1].startswith(f'{path}:3:+if __lazy_codec_abi1__.lazy_import(')
     assert len(out) == 2
 
 

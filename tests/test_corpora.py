@@ -342,6 +342,31 @@ def lazy_nodes(tree: ast.Module, starts: dict[tuple[int, int], int]) -> list[ast
     return [node for node in import_nodes(tree) if (node.lineno, node.col_offset) in starts]
 
 
+def is_entry_call(node) -> bool:
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == ENTRY_NAME)
+
+
+class CallsOfIfForms(ast.NodeTransformer):
+    """`if CALL: import ...` (a statement alone on its line: the import, never
+    run, is there for tools that read the tree) -> the call's statement;
+    `mismatches` lists those whose import is not the call's"""
+
+    def __init__(self):
+        self.mismatches = []
+
+    def visit_If(self, node):
+        self.generic_visit(node)
+        if not (is_entry_call(node.test) and not node.orelse and len(node.body) == 1
+                and isinstance(node.body[0], (ast.Import, ast.ImportFrom))):
+            return node
+        body = node.body[0]
+        if actual_call(node.test.func.attr, node.test)[1] != expected_call(body, True)[1]:
+            self.mismatches.append(f'line {node.lineno}: `if` body {ast.dump(body)} is not its call\'s')
+        node.test.end_lineno = node.end_lineno  # (the `if` spans the statement's lines)
+        return ast.copy_location(ast.Expr(node.test), node)
+
+
 def runtime_calls(tree: ast.Module) -> dict[int, list[tuple[str, ast.Call]]]:
     """per line: the runtime calls, each with the entry point it calls"""
     calls: dict[int, list] = {}
@@ -496,6 +521,9 @@ def check_lazy_file(text: str, native: list | None | str) -> tuple[str, list[str
         return f'neither compiles here ({type(eager_error).__name__} line {ours[1]})', problems
 
     eager_tree, rewritten_tree = ast.parse(eager), ast.parse(rewritten)
+    if_forms = CallsOfIfForms()
+    rewritten_tree = if_forms.visit(rewritten_tree)
+    problems += if_forms.mismatches
     call_problems, converted = check_calls(eager_tree, rewritten_tree, starts)
     problems += call_problems + missing_entry_points(rewritten_tree)
     skip = frozenset((n.lineno, n.col_offset) for _, n in converted)

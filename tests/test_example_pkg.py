@@ -37,10 +37,11 @@ def pyc_files(python):
 
 
 def decodes_at_start(python, cwd):
-    """whether importing the example (its package and __main__) decodes a
-    module, in a start that writes no bytecode (-B)"""
+    """whether importing the example (its package and __main__) rewrites a
+    module (the loader's rewrite; on 3.15 the codec's decode), in a start
+    that writes no bytecode (-B)"""
     code = ('import sys, lazy_example, lazy_example.__main__; '
-            "print('lazy_codec._codec' in sys.modules)")
+            "print('lazy_codec._loader' in sys.modules or 'lazy_codec._codec' in sys.modules)")
     result = check([python, '-B', '-c', code], cwd=cwd)
     assert result.stdout.strip() in ('True', 'False'), transcript(result)
     return result.stdout.strip() == 'True'

@@ -17,9 +17,11 @@ RUNTIME_MODULES = {'lazy_codec.runtime', 'lazy_codec.runtime.api', 'lazy_codec.r
                    # which runtime runs, and the C accelerator where it is built
                    'lazy_codec.runtime.accelerator'} | ({'lazy_codec.runtime._accel'} if ACCELERATED else set())
 # what a process imports to decode a cookie file (tests/test_lexer.py pins them exactly)
-DECODE_MODULES = {'lazy_codec._codec', 'lazy_codec._entry', 'lazy_codec.rewrite', 'lazy_codec.rewrite.cookie',
-                  'lazy_codec.rewrite.emitter', 'lazy_codec.rewrite.lexer', 'lazy_codec.rewrite.statements',
-                  'lazy_codec.rewrite.verdicts'}
+# what compiling a cookie module imports: on 3.9-3.14 the source loader's
+# rewrite (the codec is not asked); on 3.15 the codec, which decodes as UTF-8
+DECODE_MODULES = {'lazy_codec.rewrite', 'lazy_codec.rewrite.cookie', 'lazy_codec.rewrite.emitter',
+                  'lazy_codec.rewrite.lexer', 'lazy_codec.rewrite.statements', 'lazy_codec.rewrite.verdicts'} | (
+    {'lazy_codec._codec', 'lazy_codec._entry'} if NATIVE else {'lazy_codec._loader'})
 # (the two packages' files are their __init__.py)
 RUNTIME_FILES = tuple(os.path.join(*name.split('.'), '__init__.py') if name in ('lazy_codec.runtime', 'lazy_codec.rewrite')
                       else os.path.join(*name.split('.')) + '.py' for name in sorted(RUNTIME_MODULES)

@@ -46,8 +46,8 @@ def _reach_test_modules() -> None:
     import os
     from importlib.util import source_hash
 
-    from lazy_codec._loader import source_of_lazy_syntax
     from lazy_codec.rewrite import cookie, emitter, lexer, statements, verdicts  # noqa: F401
+    from lazy_codec.rewrite.sources import source_of_lazy_syntax
     from lazy_codec.runtime.mode_all import rewritten_source_bytes
 
     ours = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
