@@ -57,10 +57,26 @@ def _python_files(paths: list[str]):
             yield path
 
 
+def _runs_pyupgrade() -> bool:
+    """does a pre-commit configuration here or above run pyupgrade?"""
+    directory = os.getcwd()
+    while True:
+        try:
+            with open(os.path.join(directory, '.pre-commit-config.yaml'), encoding='utf-8') as f:
+                return 'pyupgrade' in f.read()
+        except OSError:
+            pass
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return False
+        directory = parent
+
+
 def check(args: argparse.Namespace) -> int:
-    from lazy_codec.tools.check import problems
+    from lazy_codec.tools.check import notes, problems
 
     found = 0
+    pyupgrade = _runs_pyupgrade()
     for path in _python_files(args.paths):
         try:
             text = _read(path)
@@ -71,6 +87,8 @@ def check(args: argparse.Namespace) -> int:
         for line, col, msg in problems(text):
             print(f'{path}:{line}:{col}: {msg}')
             found += 1
+        for line, col, msg in notes(text, pyupgrade):
+            print(f'{path}:{line}:{col}: {msg}')
     return 1 if found else 0
 
 

@@ -21,18 +21,36 @@ def test_show_diff(tmp_path, capsys):
     assert len(out) == 2
 
 
-def test_check(tmp_path, capsys):
-    (tmp_path / 'good.py').write_text(COOKIE + 'lazy import os\n')
-    (tmp_path / 'bad.py').write_text(COOKIE + 'def f():\n    lazy import os\nlazy from m import *\n')
-    (tmp_path / 'nocookie.py').write_text('x = 1\nlazy from os import path\n')
+def test_check(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    main_block = "if __name__ == '__main__':\n    pass\n"
+    (tmp_path / 'good.py').write_text('lazy import os\n')
+    (tmp_path / 'bad.py').write_text('def f():\n    lazy import os\nlazy from m import *\n')
+    (tmp_path / 'module_cookie.py').write_text(COOKIE + 'lazy import os\n')
+    (tmp_path / 'script_cookie.py').write_text(COOKIE + 'lazy import os\n' + main_block)
+    (tmp_path / 'script_no_cookie.py').write_text('x = 1\nlazy from os import path\n' + main_block)
+    (tmp_path / 'tool.py').write_text('#!/usr/bin/env python\nlazy import os\n')
     assert main(['check', str(tmp_path)]) == 1
+    no_cookie = ("lazy import in a script without the '# -*- coding: lazy -*-' cookie: `python FILE` needs it "
+                 "before Python 3.15 (imported, or run with -m, a module needs none)")
+    not_needed = ('note: the cookie is not needed here (a module: the import system compiles its lazy syntax '
+                  'without it; `lazy-codec fix --drop-cookie` removes it)')
     assert capsys.readouterr().out.splitlines() == [
-        f'{tmp_path}/bad.py:3:5: lazy import not allowed inside functions',
-        f'{tmp_path}/bad.py:4:1: lazy from ... import * is not allowed',
-        f"{tmp_path}/nocookie.py:2:1: lazy import without the '# -*- coding: lazy -*-' cookie "
-        f"(needed before Python 3.15)",
+        f'{tmp_path}/bad.py:2:5: lazy import not allowed inside functions',
+        f'{tmp_path}/bad.py:3:1: lazy from ... import * is not allowed',
+        f'{tmp_path}/module_cookie.py:1:1: {not_needed}',
+        f'{tmp_path}/script_no_cookie.py:2:1: {no_cookie}',
+        f'{tmp_path}/tool.py:2:1: {no_cookie}',
     ]
-    assert main(['check', str(tmp_path / 'good.py')]) == 0
+    # notes are advice: they do not fail the check
+    assert main(['check', str(tmp_path / 'good.py'), str(tmp_path / 'module_cookie.py')]) == 0
+    # a script keeps its cookie; pyupgrade, where pre-commit runs it, would remove it
+    (tmp_path / '.pre-commit-config.yaml').write_text('repos:\n- repo: https://example.invalid/pyupgrade\n')
+    capsys.readouterr()
+    assert main(['check', str(tmp_path / 'script_cookie.py')]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f'{tmp_path}/script_cookie.py:1:1: note: pyupgrade removes coding cookies: keep it off this script, '
+        'or run it with `lazy-codec run`']
 
 
 @pytest.mark.skipif(sys.version_info >= (3, 15), reason='the interpreter parses lazy itself')

@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from conftest import COOKIE, run_process
+from lazy_codec.tools.check import is_main_script
 from lazy_codec.tools.fix import Settings, compile_315, fix_text, read_report
 from lazy_codec.__main__ import main
 
@@ -21,7 +22,7 @@ def _fix(src, **settings):
     return fix_text(src, NOWHERE, Settings(**settings), notes.append), notes
 
 
-# -- no option: the cookie where lazy syntax lacks it ---------------------------
+# -- no option: the cookie where a script's lazy syntax lacks it -----------------
 
 @pytest.mark.parametrize('src', (
     pytest.param('', id='empty'),
@@ -54,7 +55,16 @@ def test_cookie_noop(src):
                  id='in a block'),
 ))
 def test_cookie(src, expected):
-    assert _fix(src) == (src if expected is None else expected, [])
+    # a script (run as `python FILE`, the one case that needs the cookie)
+    def script(text):
+        return text + ('' if text.endswith('\n') else '\n') + MAIN
+    assert _fix(script(src)) == (script(src if expected is None else expected), [])
+    # a module: the import system compiles its lazy syntax without a cookie
+    if not src.startswith('#!'):
+        assert _fix(src) == (src, [])
+
+
+MAIN = "if __name__ == '__main__':\n    pass\n"
 
 
 # -- --lazy MOD -------------------------------------------------------------------
@@ -102,7 +112,7 @@ LISTED = ('json', 'xml', 'collections', 'os', 'email.mime')
 ))
 def test_lazy(src, expected):
     out, notes = _fix(src, lazy=LISTED)
-    assert out == (COOKIE.replace('\n', '\r\n') if '\r\n' in src else COOKIE) + expected
+    assert out == expected  # (a module: no cookie)
     assert notes == []
 
 
@@ -156,7 +166,7 @@ def test_lazy_relative(tmp_path):
     src = 'from . import a\nfrom .. import b\nfrom ..other import c\nfrom .x import d\n'
     notes = []
     out = fix_text(src, str(mod), Settings(lazy=('pkg.other', 'pkg.sub')), notes.append)
-    assert out == COOKIE + ('lazy from . import a\nfrom .. import b\n'
+    assert out == ('lazy from . import a\nfrom .. import b\n'
                             'lazy from ..other import c\nlazy from .x import d\n')
     assert notes == []
 
@@ -167,7 +177,7 @@ def test_lazy_modules_relative(tmp_path):
     notes = []
     src = 'from . import a\nfrom .util import b\n'
     out = fix_text(src, str(tmp_path / 'pkg' / 'mod.py'), Settings(lazy=('pkg',), lazy_modules=True), notes.append)
-    assert out == COOKIE + "__lazy_modules__ = ['pkg', 'pkg.util']\n" + src
+    assert out == "__lazy_modules__ = ['pkg', 'pkg.util']\n" + src
     out = fix_text(src, str(tmp_path / 'mod.py'), Settings(lazy=('.util',), lazy_modules=True), notes.append)
     assert out == src  # outside a package: the name 3.15 looks for is not known
     assert notes == [f'{tmp_path / "mod.py"}:2:1: import of .util left eager: its package is not known here']
@@ -200,13 +210,13 @@ def test_lazy_modules_relative(tmp_path):
 ))
 def test_lazy_modules(src, expected):
     out, notes = _fix(src, lazy=('json', 'xml'), lazy_modules=True)
-    assert (out, notes) == (COOKIE + expected, [])
+    assert (out, notes) == (expected, [])
 
 
 def test_lazy_modules_long_line():
     names = [f'module_number_{i}' for i in range(5)]
     out, _ = _fix(''.join(f'import {n}\n' for n in names), lazy=names, lazy_modules=True)
-    assert out.startswith(COOKIE + "__lazy_modules__ = [\n    'module_number_0',\n")
+    assert out.startswith("__lazy_modules__ = [\n    'module_number_0',\n")
     assert "    'module_number_4',\n]\nimport module_number_0\n" in out
 
 
@@ -228,14 +238,19 @@ def test_lazy_modules_refused(src, note):
 
 @pytest.mark.parametrize(('src', 'expected'), (
     pytest.param(COOKIE + 'lazy import json\n', 'lazy import json\n', id='line removed'),
-    pytest.param('#!/usr/bin/env python\n# coding: lazy\nlazy import json\n',
-                 '#!/usr/bin/env python\nlazy import json\n', id='after a shebang'),
     pytest.param('# -*- coding: lazy; mode: python -*-\nx = 1\n', '# -*- coding: utf-8; mode: python -*-\nx = 1\n',
                  id='other settings kept'),
     pytest.param('# -*- coding: lazy -*-\r\nx = 1\r\n', 'x = 1\r\n', id='CRLF'),
 ))
 def test_drop_cookie(src, expected):
     assert _fix(src, drop_cookie=True) == (expected, [])
+
+
+def test_drop_cookie_keeps_a_scripts():
+    # `python FILE` compiles a script without asking the import system
+    src = '#!/usr/bin/env python\n# coding: lazy\nlazy import json\n'
+    assert _fix(src, drop_cookie=True) == (src, [f'{NOWHERE}: cookie kept: a script run as `python FILE` '
+                                                 'needs it before 3.15'])
 
 
 def test_drop_cookie_noop():
@@ -251,14 +266,14 @@ def test_drop_cookie_with_lazy():
 # -- --unused ---------------------------------------------------------------------
 
 @pytest.mark.parametrize(('src', 'entries', 'expected'), (
-    pytest.param('import json\n', [(1, 'json', False)], COOKIE + 'lazy import json\n', id='unused'),
+    pytest.param('import json\n', [(1, 'json', False)], 'lazy import json\n', id='unused'),
     pytest.param('import sys, json as j\n', [(1, 'sys', True), (1, 'j', False)],
-                 COOKIE + 'import sys\nlazy import json as j\n', id='split'),
+                 'import sys\nlazy import json as j\n', id='split'),
     pytest.param('from json import (\n    dumps,\n    loads)\n', [(1, 'dumps', False), (1, 'loads', False)],
-                 COOKIE + 'lazy from json import (\n    dumps,\n    loads)\n', id='from, none used'),
+                 'lazy from json import (\n    dumps,\n    loads)\n', id='from, none used'),
     pytest.param('from json import (\n    dumps,\n    loads)\n', [(3, 'dumps', False), (3, 'loads', False)],
-                 COOKIE + 'lazy from json import (\n    dumps,\n    loads)\n', id='line of a later line'),
-    pytest.param('import xml.dom\n', [(1, 'xml', False)], COOKIE + 'lazy import xml.dom\n', id='dotted'),
+                 'lazy from json import (\n    dumps,\n    loads)\n', id='line of a later line'),
+    pytest.param('import xml.dom\n', [(1, 'xml', False)], 'lazy import xml.dom\n', id='dotted'),
 ))
 def test_unused(src, entries, expected):
     out = fix_text(src, NOWHERE, Settings(unused={os.path.realpath(NOWHERE): entries}), [].append)
@@ -282,9 +297,9 @@ def test_unused_with_lazy():
     src = 'from json import dumps, loads\nimport os, sys\n'
     entries = [(1, 'dumps', False), (1, 'loads', True), (2, 'os', True), (2, 'sys', False)]
     out = fix_text(src, NOWHERE, Settings(lazy=('xml',), unused={os.path.realpath(NOWHERE): entries}), [].append)
-    assert out == COOKIE + 'from json import dumps, loads\nimport os\nlazy import sys\n'
+    assert out == 'from json import dumps, loads\nimport os\nlazy import sys\n'
     out = fix_text(src, NOWHERE, Settings(lazy=('json',), unused={os.path.realpath(NOWHERE): entries}), [].append)
-    assert out == COOKIE + 'lazy from json import dumps, loads\nimport os\nlazy import sys\n'
+    assert out == 'lazy from json import dumps, loads\nimport os\nlazy import sys\n'
 
 
 # -- files: encodings, refusals, exit status, --diff, idempotence ---------------------
@@ -294,11 +309,10 @@ def test_main(tmp_path, capsys):
     (tmp_path / 'b.py').write_text('import sys\n')
     (tmp_path / 'c.py').write_text('lazy import os\n')
     assert main(['fix', '--lazy', 'json', str(tmp_path)]) == 1
-    assert (tmp_path / 'a.py').read_text() == COOKIE + 'lazy import json\nimport sys\n'
+    assert (tmp_path / 'a.py').read_text() == 'lazy import json\nimport sys\n'
     assert (tmp_path / 'b.py').read_text() == 'import sys\n'
-    assert (tmp_path / 'c.py').read_text() == COOKIE + 'lazy import os\n'
-    assert capsys.readouterr().err.splitlines()[-2:] == [
-        f'Rewriting {tmp_path}/a.py', f'Rewriting {tmp_path}/c.py']
+    assert (tmp_path / 'c.py').read_text() == 'lazy import os\n'  # a module: nothing to add
+    assert capsys.readouterr().err.splitlines()[-1:] == [f'Rewriting {tmp_path}/a.py']
     assert main(['fix', '--lazy', 'json', str(tmp_path)]) == 0  # idempotent
     assert main(['check', str(tmp_path)]) == 0
 
@@ -309,8 +323,8 @@ def test_diff(tmp_path, capsys):
     assert main(['fix', '--diff', '--lazy', 'json', str(path)]) == 1
     assert path.read_bytes() == b'import json\r\n'
     assert capsys.readouterr().out == (
-        f'--- {path}\n+++ {path}\n@@ -1 +1,2 @@\n'
-        '-import json\r\n+# -*- coding: lazy -*-\r\n+lazy import json\r\n')
+        f'--- {path}\n+++ {path}\n@@ -1 +1 @@\n'
+        '-import json\r\n+lazy import json\r\n')
 
 
 def test_bytes_kept(tmp_path):
@@ -318,17 +332,21 @@ def test_bytes_kept(tmp_path):
     src = '# -*- coding: utf-8 -*-\r\n"""é\tü"""   \r\nimport json  # \u2603\r\n\x0c\r\nx = 1'
     path.write_bytes(src.encode())
     assert main(['fix', '--lazy', 'json', str(path)]) == 1
-    assert path.read_bytes() == src.replace('utf-8', 'lazy').replace('import', 'lazy import').encode()
+    assert path.read_bytes() == src.replace('import', 'lazy import').encode()  # (a module: its cookie kept)
+
+
+SCRIPT_END = b"if __name__ == '__main__':\n    pass\n"  # (a script: fix adds the cookie)
 
 
 @pytest.mark.parametrize(('data', 'message'), (
     pytest.param(b'\xef\xbb\xbflazy import json\n', 'starts with a UTF-8 BOM', id='BOM'),
-    pytest.param(b'# coding: latin-1\nx = "\xe9"\nlazy import json\n', 'is written in latin-1', id='latin-1'),
+    pytest.param(b'# coding: latin-1\nx = "\xe9"\nlazy import json\n' + SCRIPT_END, 'is written in latin-1',
+                 id='latin-1'),
     pytest.param(b'x = "\xe9"\nlazy import json\n', 'cannot be read', id='not UTF-8'),
     pytest.param(b'import json\rx = 1\r', 'lone CR', id='CR endings'),
-    pytest.param(b'lazy import json\ndef f():\n    lazy import os\n', '4:5: lazy import not allowed inside functions',
+    pytest.param(b'lazy import json\ndef f():\n    lazy import os\n', '3:5: lazy import not allowed inside functions',
                  id='check fails'),
-    pytest.param(b'lazy import json\nx = = 1\n', 'would not compile on 3.15', id='syntax error'),
+    pytest.param(b'lazy import json\nx = = 1\n' + SCRIPT_END, 'would not compile on 3.15', id='syntax error'),
 ))
 def test_refused(tmp_path, capsys, data, message):
     path = tmp_path / 'a.py'
@@ -343,7 +361,7 @@ def test_latin1_ascii_only(tmp_path):
     path = tmp_path / 'a.py'
     path.write_bytes(b'# coding: latin-1\nimport json\n')
     assert main(['fix', '--lazy', 'json', str(path)]) == 1
-    assert path.read_bytes() == b'# coding: lazy\nlazy import json\n'
+    assert path.read_bytes() == b'# coding: latin-1\nlazy import json\n'  # (a module: read as latin-1)
 
 
 def test_lazy_modules_alone_is_a_usage_error(tmp_path, capsys):
@@ -407,7 +425,7 @@ def test_report_then_fix_unused(tmp_path):
     assert before.stdout.endswith("['asyncio', 'decimal', 'json', 'ledger.fetch']\n")
     assert main(['fix', '--unused', str(tmp_path / 'report.json'), str(project)]) == 1
     source = (project / 'ledger' / 'cli.py').read_text()
-    assert source.startswith(COOKIE + '"""ledger\'s command line')
+    assert source.startswith('"""ledger\'s command line')
     assert '\nimport argparse\nlazy import sys\n\nlazy from ledger import export, fetch, report\n' in source
     for name in ('entries', 'export', 'fetch', 'report', '__main__'):  # never imported in that run
         assert (project / 'ledger' / f'{name}.py').read_text() == open(
@@ -443,7 +461,7 @@ def test_unused_of_several_runs(tmp_path):
     assert '\nimport argparse\nimport sys\n\nfrom ledger import export, fetch, report\n' in (
         project / 'ledger' / 'cli.py').read_text()
     export = (project / 'ledger' / 'export.py').read_text()
-    assert export.startswith(COOKIE + 'import json\nlazy import xml.etree.ElementTree as ET\n'
+    assert export.startswith('import json\nlazy import xml.etree.ElementTree as ET\n'
                              'lazy from xml.dom import minidom\n')
     assert main(['check', str(project)]) == 0
 
@@ -486,7 +504,7 @@ def test_real_package(tmp_path, capsys, package, smoke, lazy_modules):
     assert changed
     for path in changed:
         text = open(path.split(' ', 1)[1], encoding='utf-8').read()
-        assert text.startswith(COOKIE)
+        assert text.startswith(COOKIE) == is_main_script(text)  # (modules need no cookie)
         written = r'^__lazy_modules__ = ' if lazy_modules else r'^[ \t]*lazy (import|from) '
         assert re.search(written, text, re.MULTILINE), text
     assert main(['check', str(target)]) == 0

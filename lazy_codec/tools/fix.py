@@ -28,7 +28,7 @@ from tokenize_rt import Token, src_to_tokens, tokens_to_src
 
 from lazy_codec.rewrite.cookie import cookie_span
 from lazy_codec.rewrite.emitter import rewrite
-from lazy_codec.tools.check import MSG_NO_COOKIE, plain_imports, problems
+from lazy_codec.tools.check import MSG_NO_COOKIE, is_main_script, plain_imports, problems
 from lazy_codec.tools.fix_edits import Refused, bound_name, line_ending, list_lazy_modules, make_lazy, written
 
 COOKIE = '# -*- coding: lazy -*-'
@@ -293,12 +293,20 @@ def fix_text(text: str, path: str, settings: Settings, say) -> str:
                     make_lazy(tokens, find(stmt.start), stmt, picked, lines, say, path)
             out = tokens_to_src(tokens)
     if settings.drop_cookie:
-        out = drop_cookie(out)
-    elif _cookie_name(out) != 'lazy' and (
-        out != text or listed or any(msg == MSG_NO_COOKIE for _, _, msg in problems(out))
+        if is_main_script(out):
+            if _cookie_name(out) == 'lazy':
+                say(f'{path}: cookie kept: a script run as `python FILE` needs it before 3.15')
+        else:
+            out = drop_cookie(out)
+    elif (
+        _cookie_name(out) != 'lazy'
+        and is_main_script(out)
+        and (out != text or listed or any(msg == MSG_NO_COOKIE for _, _, msg in problems(out)))
     ):
+        # (a module needs no cookie: the import system compiles its lazy
+        # syntax; a script run as `python FILE` does, before 3.15)
         out = add_cookie(out)
-    found = problems(out, cookie=not settings.drop_cookie)
+    found = problems(out)
     if found:
         raise Refused('; '.join(f'{line}:{col}: {msg}' for line, col, msg in found))
     return out
