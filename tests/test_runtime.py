@@ -21,7 +21,7 @@ RUNTIME_MODULES = {'lazy_codec.runtime', 'lazy_codec.runtime.api', 'lazy_codec.r
 # rewrite (the codec is not asked); on 3.15 the codec, which decodes as UTF-8
 DECODE_MODULES = {'lazy_codec.rewrite', 'lazy_codec.rewrite.cookie', 'lazy_codec.rewrite.emitter',
                   'lazy_codec.rewrite.lexer', 'lazy_codec.rewrite.statements', 'lazy_codec.rewrite.verdicts'} | (
-    {'lazy_codec._codec', 'lazy_codec._entry'} if NATIVE else {'lazy_codec._loader'})
+    {'lazy_codec._codec', 'lazy_codec._entry'} if NATIVE else {'lazy_codec._loader', 'lazy_codec.rewrite.sources'})
 # (the two packages' files are their __init__.py)
 RUNTIME_FILES = tuple(os.path.join(*name.split('.'), '__init__.py') if name in ('lazy_codec.runtime', 'lazy_codec.rewrite')
                       else os.path.join(*name.split('.')) + '.py' for name in sorted(RUNTIME_MODULES)
