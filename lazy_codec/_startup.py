@@ -1,8 +1,7 @@
 """`-X lazy_imports=MODE` and `PYTHON_LAZY_IMPORTS=MODE`, read at interpreter
 start by the .pth line (only when one of them is set), as 3.15 reads them:
 -X first; a bad value is a fatal error with 3.15's words and exit status.
-And LAZY_CODEC_LAZY_MODULES=1: `__lazy_modules__` in modules without the
-cookie (see mode_all.py); LAZY_CODEC_REPORT: a report at exit (see report.py)."""
+And LAZY_CODEC_REPORT: a report at exit (see report.py)."""
 
 import os
 import sys
@@ -13,20 +12,15 @@ def start() -> None:
     apply(
         sys._xoptions.get('lazy_imports'),
         os.environ.get('PYTHON_LAZY_IMPORTS') or None,
-        os.environ.get('LAZY_CODEC_LAZY_MODULES'),
         os.environ.get('LAZY_CODEC_REPORT'),
     )
 
 
-def apply(xoption, environ, lazy_modules_everywhere=None, report=None) -> None:
+def apply(xoption, environ, report=None) -> None:
     if report:
         from lazy_codec.tools.report import enable
 
         enable(report)
-    if lazy_modules_everywhere:
-        from lazy_codec.runtime import mode_all
-
-        mode_all.install(mode_all.LazyModulesFinder)
     if xoption is None and environ is None:
         return
     if xoption is not None:

@@ -147,7 +147,7 @@ if sys.version_info < (3, 15):
     builtins.ImportCycleError = type('ImportCycleError', (ImportError,), {'__doc__': 'Import produces a cycle.', '__module__': 'builtins'})
     builtins.__lazy_import__ = entry.__get__(builtins.__lazy_codec_abi1__)
     if 'lazy_imports' in sys._xoptions or 'PYTHON_LAZY_IMPORTS' in os.environ or \
-            'LAZY_CODEC_LAZY_MODULES' in os.environ or 'LAZY_CODEC_REPORT' in os.environ:
+            'LAZY_CODEC_REPORT' in os.environ:
         try:
             from lazy_codec._startup import start
         except ImportError:

@@ -35,6 +35,9 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VENVS = os.path.join(ROOT, '.venvs')
 TEST_DEPS = ('pytest', 'coverage', 'hypothesis', 'pytest-cov', 'ipython', 'uv')
+# the tools tests/test_source_tools.py runs over user files; installed apart,
+# so that one that cannot be installed on a version only skips its tests
+TOOL_DEPS = ('black', 'isort', 'pyupgrade', 'autopep8', 'yapf', 'pyflakes', 'pycodestyle', 'pylint')
 RUNTIME_DEPS = ('tokenize-rt',)  # setup.cfg's install_requires: lazy_codec goes in with --no-deps
 VERSIONS = ('3.9', '3.10', '3.11', '3.12', '3.13', '3.14', '3.15')
 MARKER = 'matrix-base.txt'   # in each venv: the interpreter it was made from
@@ -172,6 +175,10 @@ def make_venv(version: str, python: str) -> str:
     pip = _run([vpy, '-m', 'pip', 'install', '-q', *TEST_DEPS, *RUNTIME_DEPS])
     if pip.returncode != 0:
         raise SetupError(f'installing {", ".join(TEST_DEPS)} failed:\n{pip.stdout}')
+    if _run([vpy, '-m', 'pip', 'install', '-q', *TOOL_DEPS]).returncode != 0:
+        for tool in TOOL_DEPS:  # one at a time: the others still install
+            if _run([vpy, '-m', 'pip', 'install', '-q', tool]).returncode != 0:
+                print(f'{version:5} note: {tool} could not be installed: its tests skip', flush=True)
     # a real install (not -e): the .pth goes to site-packages as for users
     pip = _run([vpy, '-m', 'pip', 'install', '-q', '--force-reinstall', '--no-deps', ROOT])
     if pip.returncode != 0:

@@ -15,8 +15,11 @@ pytestmark = pytest.mark.skipif(
 PLUGIN = '[run]\nplugins = lazy_codec.coverage_plugin\n'
 
 
-def write(root, files, lazy=True):
-    """the project; with lazy=False its eager twin, line for line"""
+def write(root, files, lazy=True, cookie=True):
+    """the project; with lazy=False its eager twin, line for line; with
+    cookie=False, 3.15 source: no cookie"""
+    if not cookie:
+        files = {name: text.replace('# -*- coding: lazy -*-\n', '') for name, text in files.items()}
     if not lazy:
         files = {name: re.sub(r'(?m)^(\s*)lazy (import|from) ', r'\1\2 ', text.replace('coding: lazy', 'coding: utf-8'))
                  for name, text in files.items()}
@@ -46,15 +49,16 @@ PYTEST_PROJECT = {
 }
 
 
+@pytest.mark.parametrize('cookie', [True, False], ids=['cookie', 'no cookie'])
 @pytest.mark.parametrize('mode', ['prepend', 'importlib'])
-def test_pytest(tmp_path, mode):
+def test_pytest(tmp_path, mode, cookie):
     # conftest and test modules with lazy imports are collected, and pytest's
     # assertion rewriter (which compiles the bytes, so gets the rewritten text)
     # explains failures exactly as for the eager twin
     outputs = []
     for lazy in (True, False):
         root = tmp_path / ('lazy' if lazy else 'eager')
-        write(root, PYTEST_PROJECT, lazy)
+        write(root, PYTEST_PROJECT, lazy, cookie)
         out = run_module(root, 'pytest', '-p', 'no:cacheprovider', f'--import-mode={mode}', '-rN', '-vv')
         assert out.returncode == 1, out.stdout + out.stderr
         assert '2 failed, 2 passed' in out.stdout, out.stdout

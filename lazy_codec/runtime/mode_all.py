@@ -8,10 +8,8 @@ that the path finder finds to a loader that rewrites their plain imports
 bytecode goes to its own cache file (optimization tag `lazyall3`), so that a
 run in mode "normal", or without lazy_codec, never loads it.
 
-`__lazy_modules__` without the cookie (opt-in: LAZY_CODEC_LAZY_MODULES=1, as
-it reads every imported module's source): a module whose source names
-`__lazy_modules__` is rewritten the same way, and only its listed imports
-become lazy (tag `lazymods3`); other modules load as usual.
+`__lazy_modules__` without the cookie is lazy_codec/_loader.py's (the source
+loaders' hook): `cached_code`, with its own tag, serves both.
 """
 
 import sys
@@ -134,18 +132,6 @@ class AllImportsLoader(SourceFileLoader):  # type: ignore[misc, valid-type]
     # keep importlib's frames in the traceback of an error the module raises)
 
 
-class LazyModulesLoader(AllImportsLoader):
-    """as a source file loader, unless the source names __lazy_modules__"""
-
-    tag = 'lazymods3'
-
-    def get_code(self, fullname):
-        with open(self.get_filename(fullname), 'rb') as f:
-            if b'__lazy_modules__' not in f.read():
-                return SourceFileLoader.get_code(self, fullname)
-        return super().get_code(fullname)
-
-
 class AllImportsFinder:
     """finds what the path finder finds; source modules get `loader`"""
 
@@ -163,10 +149,6 @@ class AllImportsFinder:
     @classmethod
     def invalidate_caches(cls):
         pass
-
-
-class LazyModulesFinder(AllImportsFinder):
-    loader = LazyModulesLoader
 
 
 # -- code loaded other than through the finder --------------------------------
@@ -271,11 +253,8 @@ def install(finder=AllImportsFinder) -> None:
         elif RunpyFinder not in sys.meta_path:
             sys.meta_path.insert(0, RunpyFinder)
     if finder not in sys.meta_path:
-        # before the path finder, and before the __lazy_modules__ finder
-        index = len(sys.meta_path)
-        for other in (LazyModulesFinder, PathFinder):
-            if other in sys.meta_path:
-                index = min(index, sys.meta_path.index(other))
+        # before the path finder
+        index = sys.meta_path.index(PathFinder) if PathFinder in sys.meta_path else len(sys.meta_path)
         sys.meta_path.insert(index, finder)
 
 
