@@ -82,8 +82,22 @@ _first_decode = [True]
 
 # callers that compile what they read (the first decode: see _looks_like_compile)
 _COMPILING_MODULES = frozenset(
-    ('ast', 'runpy', 'pdb', 'cProfile', 'profile', 'trace', 'zipimport', 'py_compile', 'doctest', 'code',
-     'codeop', 'importlib._bootstrap', 'importlib._bootstrap_external', '_pytest.assertion.rewrite')
+    (
+        'ast',
+        'runpy',
+        'pdb',
+        'cProfile',
+        'profile',
+        'trace',
+        'zipimport',
+        'py_compile',
+        'doctest',
+        'code',
+        'codeop',
+        'importlib._bootstrap',
+        'importlib._bootstrap_external',
+        '_pytest.assertion.rewrite',
+    )
 )
 
 

@@ -60,7 +60,9 @@ def _reach_test_modules() -> None:
                 return plain(fn, config)
             except SyntaxError:
                 source = fn.read_bytes()
-                text = source_of_lazy_syntax(source) if cookie.cookie_name(source) in (None, b'utf-8') else None
+                text = (
+                    source_of_lazy_syntax(source) if cookie.cookie_name(source) in (None, b'utf-8') else None
+                )
                 if text is None:
                     raise
             lazy_source = text.encode('utf-8')

@@ -21,10 +21,14 @@ NOTE_COOKIE_NOT_NEEDED = (
     'note: the cookie is not needed here (a module: the import system compiles its lazy syntax '
     'without it; `lazy-codec fix --drop-cookie` removes it)'
 )
-NOTE_PYUPGRADE = 'note: pyupgrade removes coding cookies: keep it off this script, or run it with `lazy-codec run`'
+NOTE_PYUPGRADE = (
+    'note: pyupgrade removes coding cookies: keep it off this script, or run it with `lazy-codec run`'
+)
 
 # a module-level `if __name__ == '__main__':` (either way round)
-_MAIN_BLOCK = re.compile(r"""(?m)^if\s+(?:__name__\s*==\s*(['"])__main__\1|(['"])__main__\2\s*==\s*__name__)\s*:""")
+_MAIN_BLOCK = re.compile(
+    r"""(?m)^if\s+(?:__name__\s*==\s*(['"])__main__\1|(['"])__main__\2\s*==\s*__name__)\s*:"""
+)
 
 
 def is_main_script(text: str) -> bool:
