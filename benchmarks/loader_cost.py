@@ -1,0 +1,101 @@
+"""What the source loaders' hooks cost programs that use no lazy syntax.
+
+    python3 benchmarks/loader_cost.py [PYTHON ...]
+
+For each interpreter: two fresh venvs, one with lazy_codec installed (`pip
+install --no-deps .`) and one without it, but with an empty .pth of its own
+(so that the cost of site reading a .pth at all is not counted against us).
+valgrind's callgrind counts the instructions (repeatable whatever else the
+machine does) of:
+  -c pass                 interpreter start
+  import 300 modules      300 plain modules (no lazy syntax, no cookie),
+                          from their cached bytecode: the get_code hook
+  compile 300 modules     the same, with no bytecode (-B): the source_to_code hook
+Prints a table of instructions and ratios installed / plain.  Needs valgrind.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MODULES = 300
+
+
+def venv(python: str, where: str, install: bool) -> str:
+    vpy = os.path.join(where, 'bin', 'python')
+    pip = [vpy, '-m', 'pip']
+    if subprocess.run([python, '-m', 'venv', where], stderr=subprocess.DEVNULL).returncode != 0:
+        # no ensurepip (Debian's interpreters): this interpreter's pip installs there
+        subprocess.run([python, '-m', 'venv', '--clear', '--without-pip', where], check=True)
+        pip = [sys.executable, '-m', 'pip', '--python', vpy]
+    site = subprocess.run([vpy, '-c', 'import sysconfig; print(sysconfig.get_paths()["purelib"])'],
+                          check=True, stdout=subprocess.PIPE, text=True).stdout.strip()
+    if install:
+        subprocess.run([*pip, 'install', '-q', '--no-deps', ROOT], check=True,
+                       stdout=subprocess.DEVNULL)
+    else:
+        with open(os.path.join(site, 'empty.pth'), 'w'):
+            pass
+    return vpy
+
+
+def instructions(cmd: list, cwd: str, env: dict) -> int:
+    with tempfile.TemporaryDirectory() as out:
+        subprocess.run(['valgrind', '--tool=callgrind', f'--callgrind-out-file={out}/cg.out', *cmd],
+                       cwd=cwd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        with open(f'{out}/cg.out') as f:
+            return int(re.search(r'^summary: (\d+)', f.read(), re.M).group(1))
+
+
+def modules(directory: str) -> None:
+    os.makedirs(directory)
+    for i in range(MODULES):
+        with open(os.path.join(directory, f'plain_{i}.py'), 'w') as f:
+            f.write(f'"""module {i}"""\nimport os\nimport sys\nVALUE = {i}\n\ndef f(x):\n    return x + VALUE\n')
+    with open(os.path.join(directory, 'all.py'), 'w') as f:
+        f.write(''.join(f'import plain_{i}\n' for i in range(MODULES)))
+
+
+def measure(python: str) -> list:
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        pythons = {label: venv(python, os.path.join(tmp, label), label == 'installed')
+                   for label in ('installed', 'plain')}
+        env = {k: v for k, v in os.environ.items() if not k.startswith(('PYTHON', 'LAZY_CODEC'))}
+        work = os.path.join(tmp, 'work')
+        modules(work)
+        for vpy in pythons.values():  # bytecode cached for the warm rows
+            subprocess.run([vpy, '-c', 'import all'], cwd=work, env=env, check=True)
+        for name, args in (('-c pass', ['-c', 'pass']), (f'import {MODULES} modules', ['-c', 'import all']),
+                           (f'compile {MODULES} modules', ['-B', '-c', 'import all'])):
+            if name.startswith('compile'):
+                shutil.rmtree(os.path.join(work, '__pycache__'), ignore_errors=True)
+            counts = {}
+            for label, vpy in pythons.items():
+                if not name.startswith('compile'):
+                    subprocess.run([vpy, *args], cwd=work, env=env, check=True)  # (any cache written first)
+                counts[label] = instructions([vpy, *args], work, env)
+            rows.append((name, counts['installed'], counts['plain']))
+    return rows
+
+
+def main(argv: list) -> int:
+    if shutil.which('valgrind') is None:
+        print('valgrind is not installed', file=sys.stderr)
+        return 2
+    for python in argv or [sys.executable]:
+        version = subprocess.run([python, '-c', 'import sys; print(sys.version.split()[0])'],
+                                 check=True, stdout=subprocess.PIPE, text=True).stdout.strip()
+        print(f'\nPython {version} ({python}): instructions, installed / plain venv')
+        for name, installed, plain in measure(python):
+            print(f'  {name:22} {installed / 1e6:8.2f} M {plain / 1e6:8.2f} M  {installed / plain:.4f}')
+    return 0
+
+
+if __name__ == '__main__':
+    raise SystemExit(main(sys.argv[1:]))
