@@ -71,14 +71,18 @@ class _CompileEvent(str):
     __hash__ = str.__hash__
 
 
+# Installed at the first decode that needs it (a stateless decode from Python
+# code: compile() of bytes, or bytes.decode): a process whose only cookie file
+# is its main script (read by the incremental decoder, no Python frame below)
+# never installs it.  Once installed, every audited event of the process
+# builds its arguments for it, and it cannot be removed.
+_watching: list = []
+
+
 def _watch_compiles() -> None:
-    # cannot be removed, and cheap: see _CompileEvent
-    sys.addaudithook({_CompileEvent('compile'): None}.get)  # type: ignore[arg-type]
-
-
-# the first decode after the codec was looked up may be inside a compile that
-# started before the hook was there: see _looks_like_compile
-_first_decode = [True]
+    if not _watching:
+        _watching.append(True)
+        sys.addaudithook({_CompileEvent('compile'): None}.get)  # type: ignore[arg-type]
 
 # callers that compile what they read (the first decode: see _looks_like_compile)
 _COMPILING_MODULES = frozenset(
@@ -125,11 +129,13 @@ def _looks_like_compile(frame: 'FrameType') -> bool:
         return False  # where it cannot tell: text, which loses nothing
 
 
-def _reader(data) -> str:
+def _reader(data, stateless: bool) -> str:
     """who is decoding: _SCRIPT (the interpreter's own reading of a script it
     runs), _COMPILE (compile() of bytes, or a reader that compiles), _DISPLAY
-    (the interpreter printing a traceback) or _TEXT (everyone else)"""
-    first, _first_decode[:] = _first_decode[:], ()
+    (the interpreter printing a traceback) or _TEXT (everyone else).
+    `stateless`: the codec's decode function (the compiler's way, and
+    bytes.decode's), not an incremental decoder or stream reader (a text
+    reader's, or the interpreter's reading of its script)"""
     frame: FrameType | None = sys._getframe(1)
     while frame is not None and frame.f_globals.get('__name__') in _OWN_MODULES:
         frame = frame.f_back
@@ -138,13 +144,15 @@ def _reader(data) -> str:
         # of the cookie's line (so the text starts with that line's newline);
         # printing a traceback (3.9-3.12), it reads the file from its start.
         return _SCRIPT if data[:1] in (b'\n', b'\r') else _DISPLAY
-    if _compiles.get(_get_ident()) == (id(frame), frame.f_lasti):
-        return _COMPILE
+    if not stateless:
+        return _TEXT
     if (frame.f_globals.get('__name__'), frame.f_code.co_name) in _COMPILING_READERS:
         return _COMPILE
-    if first and _looks_like_compile(frame):
-        return _COMPILE
-    return _TEXT
+    if not _watching:
+        # the first: a compile that is under way started before the hook was there
+        _watch_compiles()
+        return _COMPILE if _looks_like_compile(frame) else _TEXT
+    return _COMPILE if _compiles.get(_get_ident()) == (id(frame), frame.f_lasti) else _TEXT
 
 
 def _script_cookie_line() -> 'tuple[int, bytes]':
@@ -161,7 +169,11 @@ def _script_cookie_line() -> 'tuple[int, bytes]':
 
 
 def decode(data, errors: str = 'strict') -> 'tuple[str, int]':
-    reader = _reader(data)
+    return _decode(data, errors, True)
+
+
+def _decode(data, errors: str, stateless: bool) -> 'tuple[str, int]':
+    reader = _reader(data, stateless)
     if reader in (_TEXT, _DISPLAY):
         if reader == _DISPLAY:
             errors = 'replace'
@@ -206,7 +218,7 @@ class IncrementalDecoder(codecs.BufferedIncrementalDecoder):
     def _buffer_decode(self, input, errors, final):
         if not final:
             return '', 0
-        return decode(input, errors)
+        return _decode(input, errors, False)
 
 
 class StreamReader(codecs.StreamReader):
@@ -216,7 +228,7 @@ class StreamReader(codecs.StreamReader):
         if self._text is None:
             import io
 
-            self._text = io.StringIO(decode(self.stream.read(), self.errors)[0])
+            self._text = io.StringIO(_decode(self.stream.read(), self.errors, False)[0])
         return self._text
 
     def read(self, size=-1, chars=-1, firstline=False):
@@ -244,17 +256,10 @@ codec_info = codecs.CodecInfo(
 
 
 def search(name: str):
-    """the codec registry's search function (the .pth's calls it at the
-    registry's first lookup of `lazy`; the registry keeps the answer)"""
-    if name != NAME:
-        return None
-    _first_decode[:] = [True]
-    return codec_info
+    return codec_info if name == NAME else None
 
 
 def register() -> None:
     """register the codec in this process (what the .pth file does at start)"""
     codecs.register(search)
 
-
-_watch_compiles()

@@ -187,3 +187,15 @@ def test_tokenize_linecache_inspect_give_the_text(source):
             '      "".join(linecache.getlines(mod.__file__)) == text)\n')
     out = run_process([sys.executable, '-c', code], cwd=source.parent, check=True)
     assert out.stdout == 'True True True\n'
+
+
+def test_a_script_with_the_cookie_adds_no_audit_hook(tmp_path):
+    # the hook that tells compile() from a text decode is installed only by
+    # the first stateless decode from Python code: the interpreter's reading
+    # of a script needs none (an audit hook costs every later audited event)
+    write_files(tmp_path, {'app.py': COOKIE + 'lazy import json\nimport sys\n'
+                                      'print(sys.modules["lazy_codec._codec"]._watching, json.dumps(1))\n'
+                                      'compile(open(__file__, "rb").read(), __file__, "exec")\n'
+                                      'print(sys.modules["lazy_codec._codec"]._watching)\n'})
+    out = run_process([sys.executable, 'app.py'], cwd=tmp_path, check=True)
+    assert out.stdout == '[] 1\n[True]\n'
