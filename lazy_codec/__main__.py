@@ -120,7 +120,9 @@ def run(args: argparse.Namespace) -> int:
     import runpy
 
     from lazy_codec import _codec
+    from lazy_codec._startup import load_pth_module
 
+    load_pth_module()  # (the loaders' hooks: 3.15 source without the cookie)
     _codec.register()
     if getattr(args, 'report', None):
         from lazy_codec.tools import report
@@ -143,8 +145,24 @@ def run(args: argparse.Namespace) -> int:
             return 2
         sys.argv = list(args.args)
         sys.path.insert(0, os.path.dirname(os.path.abspath(args.args[0])))
-        runpy.run_path(args.args[0], run_name='__main__')
+        _run_script(runpy, args.args[0])
     return 0
+
+
+def _run_script(runpy, path: str) -> None:
+    """run `path` as __main__, compiled as the source loader compiles a
+    module (3.15 source without the cookie too); a directory or zip file, or
+    a file that is not Python source, as runpy.run_path runs it"""
+    run_code = getattr(runpy, '_run_module_code', None)
+    if sys.version_info >= (3, 15) or run_code is None or os.path.isdir(path) or not path.endswith('.py'):
+        runpy.run_path(path, run_name='__main__')
+        return
+    from importlib.machinery import SourceFileLoader
+
+    with open(path, 'rb') as f:
+        data = f.read()
+    code = SourceFileLoader('__main__', path).source_to_code(data, path)
+    run_code(code, None, '__main__', None, None, path)
 
 
 def _version() -> str:

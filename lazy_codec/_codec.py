@@ -84,6 +84,7 @@ def _watch_compiles() -> None:
         _watching.append(True)
         sys.addaudithook({_CompileEvent('compile'): None}.get)  # type: ignore[arg-type]
 
+
 # callers that compile what they read (the first decode: see _looks_like_compile)
 _COMPILING_MODULES = frozenset(
     (
@@ -262,4 +263,3 @@ def search(name: str):
 def register() -> None:
     """register the codec in this process (what the .pth file does at start)"""
     codecs.register(search)
-

@@ -74,3 +74,33 @@ def _running_pip() -> bool:
         return 'pip' in getattr(sys, 'orig_argv', ('pip',))
     # pip, pip3, pip3.12; __pip-runner__.py (`pip --python PYTHON`)
     return 'pip' in os.path.basename(program)
+
+
+def load_pth_module() -> None:
+    """what the .pth line does (`import _lazy_codec_pth`: the codec, the
+    entry object, 3.15's sys API and the source loaders' hooks), where no
+    .pth ran (`python -S`, lazy_codec on PYTHONPATH): that module from
+    site-packages, beside the package, or from the source tree's pth/"""
+    if '_lazy_codec_pth' in sys.modules:
+        return
+    try:
+        import _lazy_codec_pth  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        return
+    import importlib.util
+
+    package = os.path.dirname(os.path.abspath(__file__))
+    for path in (
+        os.path.join(os.path.dirname(package), '_lazy_codec_pth.py'),
+        os.path.join(os.path.dirname(package), 'pth', '_lazy_codec_pth.py'),
+    ):
+        if os.path.exists(path):
+            spec = importlib.util.spec_from_file_location('_lazy_codec_pth', path)
+            if spec is None or spec.loader is None:
+                continue
+            module = importlib.util.module_from_spec(spec)
+            sys.modules['_lazy_codec_pth'] = module
+            spec.loader.exec_module(module)
+            return

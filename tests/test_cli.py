@@ -69,6 +69,13 @@ def test_run_without_site(tmp_path):
                       timeout=60)
     assert ran.returncode == 0 and ran.stderr == '', ran.stderr
     assert ran.stdout == "False ['a'] 1 True\n"
+    # and a script of 3.15 source without the cookie, which only `run` serves
+    # (`python FILE` compiles it in C, with no loader to ask)
+    script.write_text(script.read_text().replace(COOKIE, ''))
+    for flags in (['-S'], []):
+        ran = run_process([sys.executable, *flags, '-m', 'lazy_codec', 'run', script, 'b'],
+                          extra_env=source_tree if flags else None, timeout=60)
+        assert (ran.returncode, ran.stdout, ran.stderr) == (0, "False ['b'] 1 True\n", '')
 
 
 REPORTED = COOKIE + '''\
