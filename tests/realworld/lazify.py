@@ -8,8 +8,10 @@ accepts lazy statements there) that is not inside `try`/`except`/`finally`,
 a function or a class, not `from __future__` and not `*`, gets `lazy ` in
 front of it, on its own line (no line moves but the cookie's).  The cookie
 `# -*- coding: lazy -*-` replaces a coding cookie on line 1 or 2, or else goes
-on line 1 (line 2 after a shebang).  Files the running interpreter cannot parse
-are left as they are (and reported).
+on line 1 (line 2 after a shebang), in every other file of a tree (in sorted
+order; the rest are left as 3.15 source without a cookie, which lazy_codec's
+source loader compiles through the rewrite), so that both ways are run.
+Files the running interpreter cannot parse are left as they are (and reported).
 """
 import ast
 import os
@@ -39,8 +41,9 @@ def eligible_imports(body):
                 yield from eligible_imports(getattr(node, 'orelse', []))
 
 
-def lazify_source(data: bytes):
-    """the edited bytes and the number of statements made lazy (None: unparsable)"""
+def lazify_source(data: bytes, cookie: bool = True):
+    """the edited bytes and the number of statements made lazy (None:
+    unparsable); with `cookie`, the `lazy` cookie in it"""
     try:
         tree = ast.parse(data)
     except (SyntaxError, ValueError):
@@ -52,6 +55,8 @@ def lazify_source(data: bytes):
         line = lines[i]
         # col_offset counts UTF-8 bytes, as the bytes of the line do
         lines[i] = line[:node.col_offset] + b'lazy ' + line[node.col_offset:]
+    if not cookie:
+        return b''.join(lines), len(nodes)
     cookie = (COOKIE + '\n').encode()
     for i in (0, 1):
         if i < len(lines) and COOKIE_RE.match(lines[i].decode('latin-1')):
@@ -77,7 +82,7 @@ def lazify_tree(root, exclude=()):
             path = os.path.join(dirpath, filename)
             with open(path, 'rb') as f:
                 data = f.read()
-            new, count = lazify_source(data)
+            new, count = lazify_source(data, cookie=stats['files'] % 2 == 0)
             if new is None:
                 stats['unparsable'].append(os.path.relpath(path, root))
                 continue
