@@ -123,6 +123,20 @@ def test_coverage(tmp_path, target):
         assert all(f"<data value='{f}'>" in functions.read_text() for f in ('dump', 'unused'))
 
 
+def test_coverage_of_315_source_without_the_cookie(tmp_path):
+    # the modules have no cookie (run with -m: the import system compiles
+    # them); the plugin analyses their rewrite and shows them as written
+    write(tmp_path, dict(COVERAGE_PROJECT, **{'.coveragerc': PLUGIN}), cookie=False)
+    out = run_module(tmp_path, 'coverage', 'run', '-m', 'app')
+    assert (out.returncode, out.stdout, out.stderr) == (0, '[1]\n', '')
+    out = run_module(tmp_path, 'coverage', 'report', '-m')
+    assert (out.stdout, out.stderr) == (REPORT.replace('5-6', '4-5').replace('   11', '   10'), '')
+    out = run_module(tmp_path, 'coverage', 'annotate')
+    assert out.returncode == 0, out.stderr
+    assert {name: (tmp_path / name).read_text() for name in ANNOTATED} == {
+        name: text.replace('  # -*- coding: lazy -*-\n', '') for name, text in ANNOTATED.items()}
+
+
 def test_coverage_without_plugin(tmp_path):
     # measurement needs no plugin: coverage compiles what the codec gives, and
     # lines never move; but its reports then show the rewritten lines
