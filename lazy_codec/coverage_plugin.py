@@ -77,7 +77,7 @@ def _patch_sources() -> None:
     for name in ('coverage.execfile', 'coverage.sysmon'):  # (they import it by name)
         module = sys.modules.get(name)
         if module is not None and hasattr(module, 'get_python_source'):
-            module.get_python_source = patched
+            setattr(module, 'get_python_source', patched)
 
 
 def _patch(reporter_class) -> None:
