@@ -160,3 +160,14 @@ def test_pytest_cov(tmp_path):
     assert out.returncode == 0, out.stdout + out.stderr
     assert re.search(r'^lib\.py +6 +1 +83% +11$', out.stdout, re.M), out.stdout
     assert (tmp_path / 'ann' / 'lib.py,cover').read_text() == ANNOTATED['lib.py,cover']
+
+
+@pytest.mark.parametrize('cookie', [True, False], ids=['cookie', 'no cookie'])
+def test_pytest_doctest_modules(tmp_path, cookie):
+    # --doctest-modules imports the module (its lazy syntax compiled) and
+    # reads its docstrings from the text as written
+    write(tmp_path, {'pytest.ini': '[pytest]\n', 'doc_mod.py': (
+        '# -*- coding: lazy -*-\nlazy import json\n\n'
+        'def dump(obj):\n    """\n    >>> dump([1])\n    \'[1]\'\n    """\n    return json.dumps(obj)\n')}, cookie=cookie)
+    out = run_module(tmp_path, 'pytest', '-p', 'no:cacheprovider', '--doctest-modules', 'doc_mod.py')
+    assert out.returncode == 0 and '1 passed' in out.stdout, out.stdout + out.stderr
