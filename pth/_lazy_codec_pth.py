@@ -91,6 +91,8 @@ def has_lazy_cookie(data):
         from lazy_codec.rewrite.cookie import cookie_name
 
         return cookie_name(data) == b'lazy'
+    except ImportError:  # (see _loader)
+        return False
     finally:
         _reading_cookie.discard(me)
 
