@@ -199,3 +199,21 @@ def test_a_script_with_the_cookie_adds_no_audit_hook(tmp_path):
                                       'print(sys.modules["lazy_codec._codec"]._watching)\n'})
     out = run_process([sys.executable, 'app.py'], cwd=tmp_path, check=True)
     assert out.stdout == '[] 1\n[True]\n'
+
+
+@pytest.mark.skipif(NATIVE, reason='3.15: no loader hooks')
+def test_loader_hooks_without_lazy_codec_importable(tmp_path):
+    # pip's isolated build environments run the .pth with a sys.path that
+    # lacks lazy_codec: modules then load as without it (a cookie file's
+    # codec is then unknown, as the interpreter says), never an ImportError
+    write_files(tmp_path, {'uses_list.py': "__lazy_modules__ = ['json']\nimport json\nX = 1\n",
+                           'says_lazy.py': '# lazy, in a comment on line 1\nY = 2\n'})
+    code = ('import sys\n'
+            'sys.path[:] = [p for p in sys.path if "site-packages" not in p]\n'
+            'for name in [m for m in sys.modules if m.startswith("lazy_codec")]:\n'
+            '    del sys.modules[name]\n'
+            'import uses_list, says_lazy\n'
+            'print(uses_list.X, says_lazy.Y, type(vars(uses_list)["json"]).__name__)\n')
+    out = run_process([sys.executable, '-c', code], cwd=tmp_path,
+                      unset_env=('PYTHONDONTWRITEBYTECODE',), check=True)
+    assert out.stdout == '1 2 module\n'
