@@ -77,9 +77,10 @@ ENTRY_NAME = '__lazy_codec_abi1__'
 _reading_cookie = set()  # threads in has_lazy_cookie: its own import compiles lazy_codec's modules
 
 
+# (comments, not docstrings, here: this module's bytecode is loaded at every start)
 def has_lazy_cookie(data):
-    """do the first two lines of `data` name the `lazy` codec?  A cheap
-    test first (the word, in those lines), then the cookie's own reader"""
+    # do the first two lines of `data` name the `lazy` codec?  A cheap test
+    # first (the word, in those lines), then the cookie's own reader
     end = data.find(b'\n', data.find(b'\n', 0, 300) + 1, 400)
     if data.find(b'lazy', 0, 400 if end < 0 else end) < 0:
         return False
@@ -98,8 +99,8 @@ def has_lazy_cookie(data):
 
 
 def _loader():
-    """lazy_codec._loader, or None where lazy_codec cannot be imported (pip's
-    isolated build environments run this .pth with their own sys.path)"""
+    # lazy_codec._loader, or None where lazy_codec cannot be imported (pip's
+    # isolated build environments run this .pth with their own sys.path)
     try:
         from lazy_codec import _loader
     except ImportError:
