@@ -4,7 +4,7 @@ PYTEST_DONT_REWRITE (pytest loads lazy_codec.runtime.pytest_plugin, and would wa
 in mode "all" that this package was imported before it could rewrite it)
 """
 
-__version__ = '0.1.0'
+__version__ = '0.2.0'
 
 # Importing lazy_codec or any of its modules installs nothing: the builtin
 # entry object is the .pth's, or lazy_codec._entry's where no .pth ran (the
