@@ -53,18 +53,22 @@ def before_install() -> None:
     byte-compiles what it installs in its own process, and from 26.3 on it
     blocks every import once installing starts (`encodings.lazy`, which the
     stdlib's codec search tries first, and the codec's own modules).  With
-    the codec in the codec registry's cache and its modules in sys.modules,
-    pip compiles cookie modules with no import."""
+    the codec in the codec registry's cache and its modules, and those the
+    source loader's hooks call, in sys.modules, pip compiles cookie modules
+    and 3.15 source without the cookie with no import."""
     if not _running_pip():
         return
     import codecs
 
     codecs.lookup('lazy')
     if sys.version_info < (3, 15):  # 3.15+ decode as UTF-8: no rewrite
+        from lazy_codec import _loader  # noqa: F401 (what the source loader's hooks call)
         from lazy_codec.rewrite import (
             emitter,  # noqa: F401 (and lexer, statements, verdicts)
+            sources,  # noqa: F401 (and cookie)
             tokenized,  # noqa: F401 (the lexer's fallback, and tokenize)
         )
+        from lazy_codec.runtime import mode_all  # noqa: F401 (__lazy_modules__ modules' code)
 
 
 def _running_pip() -> bool:
