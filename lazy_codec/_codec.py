@@ -99,8 +99,8 @@ _COMPILING_MODULES = frozenset(
         'doctest',
         'code',
         'codeop',
-        'importlib._bootstrap',
-        'importlib._bootstrap_external',
+        '_frozen_importlib',  # (importlib._bootstrap, as it is loaded at start)
+        '_frozen_importlib_external',
         '_pytest.assertion.rewrite',
     )
 )
