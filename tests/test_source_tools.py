@@ -173,7 +173,19 @@ def test_byte_compiled_then_loaded_from_bytecode_alone(source, how):
     assert out.stdout == 'False "2" True\n'
 
 
+def _pdb_reads_the_script_as_text() -> bool:
+    # 3.11.0-3.11.2's pdb: `io.open(script)` in text mode and the locale's
+    # encoding, then compile() of that str, which ignores any cookie
+    import inspect
+    import pdb
+    target = getattr(pdb, '_ScriptTarget', None)
+    code = getattr(target, 'code', None)
+    return isinstance(code, property) and 'open_code' not in inspect.getsource(code.fget)
+
+
 def test_pdb_runs_a_script_with_the_cookie(tmp_path):
+    if _pdb_reads_the_script_as_text():
+        pytest.skip("this pdb reads the script as UTF-8 text: the cookie is not read (fixed in 3.11's later releases)")
     # (colorsys: pdb imports json itself on 3.14)
     write_files(tmp_path, {'script.py': COOKIE + 'import sys\nlazy import colorsys\n'
                                          'print("colorsys" in sys.modules, colorsys.__name__, "colorsys" in sys.modules)\n'})
