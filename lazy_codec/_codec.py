@@ -99,8 +99,11 @@ _COMPILING_MODULES = frozenset(
         'doctest',
         'code',
         'codeop',
-        '_frozen_importlib',  # (importlib._bootstrap, as it is loaded at start)
+        # importlib's bootstrap: its name at start, and once `importlib` is imported
+        '_frozen_importlib',
         '_frozen_importlib_external',
+        'importlib._bootstrap',
+        'importlib._bootstrap_external',
         '_pytest.assertion.rewrite',
     )
 )
