@@ -24,18 +24,19 @@ from lazy_codec.rewrite import sources
 LAZY_MODULES_TAG = 'lazymods3'  # the optimization tag of __lazy_modules__ modules' bytecode
 
 
-def _every_import() -> bool:
-    """mode "all" (whose own loaders take the modules the path finder finds)"""
+def every_import() -> bool:
+    """is mode "all" on?  (Asked without loading the runtime: its hooks'
+    module is loaded only once the mode is on)"""
     hooks = sys.modules.get('lazy_codec.runtime.mode_all')
     return hooks is not None and hooks.installed()
 
 
-def rewritten_text(data: bytes, path: str):
-    return sources.rewritten_text(data, _every_import())
+def rewritten_text(data: bytes):
+    return sources.rewritten_text(data, every_import())
 
 
 def source_of_lazy_syntax(data) -> 'str | None':
-    return sources.source_of_lazy_syntax(data, _every_import())
+    return sources.source_of_lazy_syntax(data, every_import())
 
 
 def lazy_modules_code(loader, fullname: str):

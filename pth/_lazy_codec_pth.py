@@ -111,7 +111,7 @@ def _loader():
 def source_to_code(self, data, path, *, _optimize=-1):
     loader = _loader() if type(data) is bytes and has_lazy_cookie(data) else None
     if loader is not None:
-        return _without_frames(compile, loader.rewritten_text(data, path), path, 'exec', dont_inherit=True,
+        return _without_frames(compile, loader.rewritten_text(data), path, 'exec', dont_inherit=True,
                                optimize=_optimize)
     try:
         return _plain_source_to_code(self, data, path, _optimize=_optimize)

@@ -312,7 +312,7 @@ def test_big_file_memory():
         from lazy_codec._loader import rewritten_text
 
         def source(data):
-            return rewritten_text(data, 'big.py')
+            return rewritten_text(data)
     data = _big(100_000)
     tracemalloc.start()
     try:
@@ -334,7 +334,7 @@ def test_big_file():
     for lines in (100_000, 1_000_000):
         data = _big(lines)
         start = time.perf_counter()
-        text = rewritten_text(data, 'big.py')
+        text = rewritten_text(data)
         timings[lines] = (len(data), time.perf_counter() - start)
         assert len(split_lines(text)) == lines
         assert text.count('\n') == lines

@@ -89,7 +89,7 @@ def _standing(stmt: Statement, first_line: int) -> Edit:
     """the edit of a statement that stands.  Alone on its logical line, it
     becomes `if CALL: STATEMENT`, `lazy` left out: the call returns None, so
     the import in the body never runs, but a tool that reads the rewrite's
-    syntax tree (pyflakes, pylint, pytest) sees the names it binds, at the
+    syntax tree (pyflakes, pytest) sees the names it binds, at the
     user's line and columns on; elsewhere (after a `;` or a block's colon,
     before a `;`), the call alone"""
     if not stmt.alone:

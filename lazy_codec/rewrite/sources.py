@@ -6,6 +6,7 @@ from lazy_codec.rewrite.cookie import cookie_name
 from lazy_codec.rewrite.emitter import last_candidate, rewrite, undecodable
 
 _BOM = b'\xef\xbb\xbf'
+UTF_8_COOKIES = (None, b'utf-8', b'utf8')  # cookie_name's for a file read as UTF-8 (None: no cookie)
 
 
 def rewritten_text(data: bytes, every_import: bool = False):
@@ -36,10 +37,10 @@ def source_of_lazy_syntax(data, every_import: bool = False) -> 'str | None':
         return None  # the cheap test: most SyntaxErrors stop here
     bom = data.startswith(_BOM)
     name = cookie_name(data[len(_BOM) :] if bom else data)
-    if bom and name not in (None, b'utf-8', b'utf8'):
+    if bom and name not in UTF_8_COOKIES:
         return None  # the interpreter's own error: a cookie that contradicts the BOM
     try:
-        if name in (None, b'utf-8', b'utf8'):
+        if name in UTF_8_COOKIES:
             text = data.decode('utf-8-sig')
         else:
             text = data.decode(name.decode('ascii'))

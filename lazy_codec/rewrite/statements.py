@@ -180,9 +180,14 @@ def find_statements(lines, plain: bool, reader: lexer.LineReader) -> list:
             if not is_lazy:
                 last = stmt[-1].end
                 found.append(
-                    Statement(False, stmt, _Tok(NEWLINE, '', last, (last[0], last[1] + 1)), list(context))
+                    Statement(
+                        False,
+                        stmt,
+                        _Tok(NEWLINE, '', last, (last[0], last[1] + 1)),
+                        list(context),
+                        alone=alone,
+                    )
                 )
-                found[-1].alone = alone
                 continue
             if _indentation_error(reader.lines[tok.start[0] - 1][: tok.start[1]], levels, opened):
                 # the interpreter's IndentationError or TabError for this
@@ -193,9 +198,14 @@ def find_statements(lines, plain: bool, reader: lexer.LineReader) -> list:
                 found.append(Statement(True, stmt, semicolon, list(context), TOKENS))
                 continue
             found.append(
-                Statement(True, stmt, semicolon or _newline_after(reader.lines, stmt[-1]), list(context))
+                Statement(
+                    True,
+                    stmt,
+                    semicolon or _newline_after(reader.lines, stmt[-1]),
+                    list(context),
+                    alone=alone,
+                )
             )
-            found[-1].alone = alone
     unfinished = reader.unfinished
     if (
         unfinished
@@ -287,6 +297,7 @@ class Statement:
         after: '_Tok | None',
         context: list,
         interpreter_error: 'str | None' = None,
+        alone: bool = False,
     ) -> None:
         self.lazy = lazy
         # INDENTATION or TOKENS: the interpreter reports its own error there first
@@ -297,7 +308,7 @@ class Statement:
         self.context = context
         # the only statement of its logical line (no `;`, no block header before
         # it): its rewrite can be a one-line `if` whose body is the statement
-        self.alone = False
+        self.alone = alone
         self.start = tokens[0].start
         self.end = tokens[-1].end
         self.module = ''

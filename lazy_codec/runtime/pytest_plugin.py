@@ -47,7 +47,7 @@ def _reach_test_modules() -> None:
     from importlib.util import source_hash
 
     from lazy_codec.rewrite import cookie, emitter, lexer, statements, verdicts  # noqa: F401
-    from lazy_codec.rewrite.sources import source_of_lazy_syntax
+    from lazy_codec.rewrite.sources import UTF_8_COOKIES, source_of_lazy_syntax
     from lazy_codec.runtime.mode_all import rewritten_source_bytes
 
     ours = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
@@ -60,9 +60,8 @@ def _reach_test_modules() -> None:
                 return plain(fn, config)
             except SyntaxError:
                 source = fn.read_bytes()
-                text = (
-                    source_of_lazy_syntax(source) if cookie.cookie_name(source) in (None, b'utf-8') else None
-                )
+                # (pytest compiles the bytes it reads: the rewrite goes back as UTF-8)
+                text = source_of_lazy_syntax(source) if cookie.cookie_name(source) in UTF_8_COOKIES else None
                 if text is None:
                     raise
             lazy_source = text.encode('utf-8')

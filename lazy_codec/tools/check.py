@@ -53,16 +53,15 @@ def plain_imports(text: str) -> list:
     return found
 
 
-def problems(text: str, cookie: bool = True) -> 'list[tuple[int, int, str]]':
+def problems(text: str) -> 'list[tuple[int, int, str]]':
     """`check`'s findings: (line, column, message) for each lazy statement
-    3.15 rejects and, with `cookie`, for lazy syntax in a script without
-    the cookie"""
+    3.15 rejects, and for lazy syntax in a script without the cookie"""
     if last_candidate(text) < 0:
         return []
     statements, _ = read_statements(text, len(text) + 1)
     edits, errors = edits_for(statements)
     found = [(error.lineno, error.offset, error.msg) for error, _ in errors]
-    if cookie and edits and cookie_name(text.encode()) != b'lazy' and is_main_script(text):
+    if edits and cookie_name(text.encode()) != b'lazy' and is_main_script(text):
         found.append((edits[0].start[0], edits[0].start[1] + 1, MSG_NO_COOKIE))
     return found
 
