@@ -9,7 +9,7 @@ us.  Not an empty one: 3.14's site decodes a .pth as UTF-8-sig, which imports
 encodings.utf_8_sig (1.4 M instructions, about 3.7% of `-c pass`), except for
 an empty file, whose decoding takes the interpreter's fast path for b''.
 valgrind's callgrind counts the instructions (repeatable whatever else the
-machine does) of:
+machine does, with PYTHONHASHSEED fixed) of:
   -c pass                 interpreter start
   import 300 modules      300 plain modules (no lazy syntax, no cookie),
                           from their cached bytecode: the get_code hook
@@ -70,6 +70,7 @@ def measure(python: str) -> list:
         pythons = {label: venv(python, os.path.join(tmp, label), label == 'installed')
                    for label in ('installed', 'plain')}
         env = {k: v for k, v in os.environ.items() if not k.startswith(('PYTHON', 'LAZY_CODEC'))}
+        env['PYTHONHASHSEED'] = '0'  # (a random seed moves a count by up to 0.1 M)
         work = os.path.join(tmp, 'work')
         modules(work)
         for vpy in pythons.values():  # bytecode cached for the warm rows

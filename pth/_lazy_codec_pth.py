@@ -157,6 +157,11 @@ if sys.version_info < (3, 15):
             pass
         else:
             start()
+# This module outlives the interpreter's module teardown (the codec registry,
+# sys and SourceLoader hold its functions, and so its globals): a reference
+# to os from here kept os alive too, which cost 3.14 0.4 M instructions at
+# exit, 1.1% of `python -c pass`.  No function here uses os.
+del os
 if 'install' in sys.argv:
     try:
         from lazy_codec._startup import before_install
