@@ -39,7 +39,7 @@ def apply(xoption, environ, report=None) -> None:
     if mode == 'all':
         # the import hooks only: the runtime loads at the first lazy import
         # (a program with few imports must not pay for it at start), and
-        # takes the mode from them (see api._mode)
+        # takes the mode from them (see state.controls)
         from lazy_codec.runtime import mode_all
 
         mode_all.install()

@@ -6,6 +6,10 @@ which (every import, at module level or in a function, is read).
     tools     the rewrite and the runtime
     the top   (lazy_codec/*.py: the entry ABI, the codec glue, _startup,
               _abi1, coverage_plugin, __main__) anything
+
+and, inside the runtime, one way only: each module imports only modules
+below it in RUNTIME_ORDER (imports under `if TYPE_CHECKING:` are mypy's, not
+the interpreter's, and are not counted).
 """
 import ast
 import os
@@ -37,12 +41,43 @@ def modules():
                     relative[:-len('.__init__')] if relative.endswith('.__init__') else relative), path
 
 
+# the runtime, bottom first: state (all its mutable state) is a leaf; the
+# lazy object and the key are types; lookup and resolution complete them
+RUNTIME_ORDER = (
+    'lazy_codec.runtime.state',
+    'lazy_codec.runtime.accelerator',
+    'lazy_codec.runtime.bytecode',
+    'lazy_codec.runtime.lazy',
+    'lazy_codec.runtime.keys',
+    'lazy_codec.runtime.rebuilder',
+    'lazy_codec.runtime.binding',
+    'lazy_codec.runtime.modules',
+    'lazy_codec.runtime.resolution',
+    'lazy_codec.runtime.lookup',
+    'lazy_codec.runtime.mode_all',  # (the import hooks: the rewrite only)
+    'lazy_codec.runtime.pytest_plugin',
+    'lazy_codec.runtime.api',
+)
+
+
+def _run_time_nodes(tree: ast.AST):
+    """the nodes of `tree`, without the bodies of `if TYPE_CHECKING:`"""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == 'TYPE_CHECKING':
+            for child in node.orelse:
+                yield child
+                yield from _run_time_nodes(child)
+            continue
+        yield node
+        yield from _run_time_nodes(node)
+
+
 def imported(path: str) -> set:
     """the lazy_codec modules that the module at `path` names in its imports"""
     with open(path, encoding='utf-8') as f:
         tree = ast.parse(f.read())
     found = set()
-    for node in ast.walk(tree):
+    for node in _run_time_nodes(tree):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
@@ -73,3 +108,40 @@ def test_the_layer_test_sees_an_import():
     # (the test above cannot pass by reading nothing)
     assert 'lazy_codec.rewrite.lexer' in imported(ALL['lazy_codec.rewrite.statements'])
     assert 'lazy_codec.runtime.binding' in imported(ALL['lazy_codec.runtime.api'])
+
+
+def runtime_imports(module: str) -> set:
+    """the runtime modules `module` imports (a package's `from lazy_codec.runtime
+    import x` counts as x)"""
+    return {name for name in imported(ALL[module]) if name in ALL and name != 'lazy_codec.runtime'
+            and name.startswith('lazy_codec.runtime.')} - {module}
+
+
+def test_the_runtime_order_names_every_runtime_module():
+    runtime = {name for name in ALL if part_of(name) == 'runtime' and name != 'lazy_codec.runtime'}
+    assert set(RUNTIME_ORDER) == runtime
+
+
+@pytest.mark.parametrize('module', RUNTIME_ORDER)
+def test_the_runtime_imports_one_way(module):
+    below = set(RUNTIME_ORDER[:RUNTIME_ORDER.index(module)])
+    above = sorted(runtime_imports(module) - below)
+    assert above == [], f'{module} imports {above}, which are not below it'
+
+
+def test_the_state_is_a_leaf():
+    assert runtime_imports('lazy_codec.runtime.state') == set()
+
+
+def test_the_runtime_has_no_import_at_the_bottom():
+    # (the old circle's sign: imports put last, marked noqa: E402)
+    for module in RUNTIME_ORDER:
+        with open(ALL[module], encoding='utf-8') as f:
+            assert 'E402' not in f.read(), module
+
+
+def test_the_order_test_sees_the_chain():
+    # (the test above cannot pass by reading nothing)
+    assert {'lazy_codec.runtime.binding', 'lazy_codec.runtime.resolution'} <= runtime_imports(
+        'lazy_codec.runtime.lookup')
+    assert 'lazy_codec.runtime.keys' not in imported(ALL['lazy_codec.runtime.lazy'])  # (TYPE_CHECKING only)

@@ -11,7 +11,8 @@ from conftest import ACCELERATED, COOKIE, NATIVE, run_file, run_process, write_f
 # the modules of the runtime that rewritten code calls, and their files
 RUNTIME_MODULES = {'lazy_codec.runtime', 'lazy_codec.runtime.api', 'lazy_codec.runtime.binding',
                    'lazy_codec.runtime.bytecode', 'lazy_codec.runtime.modules', 'lazy_codec.runtime.rebuilder',
-                   'lazy_codec.runtime.reify',
+                   'lazy_codec.runtime.state', 'lazy_codec.runtime.keys', 'lazy_codec.runtime.lazy',
+                   'lazy_codec.runtime.resolution', 'lazy_codec.runtime.lookup',
                    # the entry ABI (lazy_codec._entry, whose names are lazy_codec.rewrite's)
                    'lazy_codec._entry', 'lazy_codec.rewrite',
                    # which runtime runs, and the C accelerator where it is built
@@ -178,11 +179,11 @@ def test_statement_from_template_is_what_compiling_it_gives(tmp_path):
     # statement: the same instructions, on the same names and constants, as compile()'s
     out = run(tmp_path, {'main.py': textwrap.dedent('''\
         import dis
-        from lazy_codec.runtime import reify
+        from lazy_codec.runtime import resolution
         for statement in ('import os as v', 'import a.b as v', 'import a.b.c as v', 'from m import x as v',
                           'from ..p.q import y as v', 'from . import z as v', 'from ... import w as v',
                           'from _1 import _0 as v', 'import v as v'):
-            made, compiled = reify._from_template(statement), compile(statement, '<x>', 'exec')
+            made, compiled = resolution._from_template(statement), compile(statement, '<x>', 'exec')
             print(statement, [(i.opname, i.argval) for i in dis.get_instructions(made)]
                   == [(i.opname, i.argval) for i in dis.get_instructions(compiled)])
     ''')})
@@ -197,10 +198,10 @@ def test_resolution_statement_sits_on_the_lazy_line_without_columns(tmp_path):
     # whether made from a template or compiled
     out = run(tmp_path, {'main.py': textwrap.dedent('''\
         import sys
-        from lazy_codec.runtime import reify
+        from lazy_codec.runtime import resolution
         for statement in ('import json as v', 'from os import path as v',
                           "v = __import__('json', g, g, None, 0)"):
-            code = reify.statement_code(statement, 'user.py', 7)
+            code = resolution.statement_code(statement, 'user.py', 7)
             if sys.version_info >= (3, 11):
                 where = sorted(set(code.co_positions()))
             else:
@@ -439,18 +440,18 @@ def test_live_key_count_goes_with_its_dict(tmp_path):
     out = run(tmp_path, {'main.py': textwrap.dedent('''\
         import gc
         from lazy_codec.rewrite.emitter import rewrite
-        from lazy_codec.runtime import binding
+        from lazy_codec.runtime import api, state
         code = compile(rewrite('lazy import json\\nlazy import colorsys\\n'), 'ns.py', 'exec')
         namespace = {'__name__': 'ns'}
         exec(code, namespace)
-        entry = binding._live_keys[id(namespace)]
+        entry = state.live_keys[id(namespace)]
         print(entry().count)
         del namespace
         gc.collect()
         print(entry())
         fresh = {'__name__': 'fresh'}
         exec(code, fresh)
-        print(binding._live_keys[id(fresh)]().count)
+        print(state.live_keys[id(fresh)]().count)
     ''')})
     assert out == '2\nNone\n2\n'
 

@@ -1,15 +1,21 @@
 """The runtime: what rewritten code calls, on 3.9-3.14.  It may use the
 rewrite (mode "all" rewrites modules as they load), never the tools; its
-modules import each other as module objects where they form a circle.
+modules import one way (tests/test_layers.py holds them to it).
 
+    state        all the runtime's mutable state, each piece with its
+                 invariant (a leaf: the modules below import one way, each
+                 only what is listed before it)
+    bytecode     what a frame is doing: a load, a peek, a store
+    lazy         LazyImportType, the lazy object, with 3.15's look
+    keys         the lazy key in a module dict, and the edits made on it
+    rebuilder    the thread that makes dicts plain again
+    binding      making a lazy binding
+    modules      submodules through their packages, as 3.15 attaches them
+    resolution   resolving a lazy object; 3.15's error shapes
+    lookup       what a lookup of a lazy key does (a load resolves)
     api          the entry points of rewritten code, 3.15's controls
                  (sys.set_lazy_imports, the filter, __lazy_import__) and the
-                 names it gives sys, types and builtins
-    binding      the lazy key in a module dict, and what a lookup of it does
-    bytecode     what a frame is doing: a load, a peek, a store
-    reify        LazyImportType, resolution, 3.15's error shapes
-    modules      sys.lazy_modules, submodules through their packages
-    rebuilder    the thread that makes dicts plain again
+                 names it gives sys, types and builtins; it loads the rest
     accelerator  which runtime runs: the optional C accelerator (_accel.c:
                  the common case of a statement and of a first use in C,
                  the rest handed to the modules above) or these alone

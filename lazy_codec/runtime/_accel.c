@@ -2,7 +2,7 @@
  * (its binding) and of a first use (the key's compare, the resolution of a
  * module already imported, the rebinding), in C.
  *
- * The pure-Python runtime (api.py, binding.py, reify.py) is the reference:
+ * The pure-Python runtime (api.py, binding.py, lookup.py, resolution.py) is the reference:
  * every function here either does exactly what that code does for a case it
  * has checked is common and simple, or does nothing and hands the whole
  * operation to the Python code, before changing any state.  What is rare (a
@@ -15,7 +15,7 @@
  * runtime's `in_one_call`, they rely on the GIL (free-threaded builds use the
  * pure runtime).  `busy` is set while this file's own dict operations run
  * in this thread: a lazy key compared or hashed then answers as a plain str,
- * as the runtime's own peeks do in Python (binding._in_runtime, _OUR_GLOBALS).
+ * as the runtime's own peeks do in Python (lookup._in_runtime, lookup.RUNTIME_GLOBALS).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -46,32 +46,31 @@ weakref_get_compat(PyObject *ref, PyObject **out)
 
 /* -- what the Python runtime hands over at setup() ---------------------- */
 static struct {
-    PyTypeObject *lazy_name;   /* binding.LazyName (a subclass of KeyBase) */
-    PyTypeObject *lazy_import; /* reify.LazyImportType */
-    PyObject *api_globals;     /* for `_filter` */
-    PyObject *binding_globals; /* for `recorder` */
-    PyObject *rebuilder_globals;
-    PyObject *live_keys;        /* binding._live_keys */
-    PyObject *lazy_modules;     /* modules.lazy_modules */
-    PyObject *waiting_children; /* modules._waiting_children */
-    PyObject *waiting_origin;   /* modules._waiting_origin */
+    PyTypeObject *lazy_name;   /* keys.LazyName (a subclass of KeyBase) */
+    PyTypeObject *lazy_import; /* lazy.LazyImportType */
+    PyObject *controls;        /* state.controls: mode, filter, recorder (its slots) */
+    PyObject *runtime_globals; /* lookup.RUNTIME_GLOBALS: whose dict operations hash keys */
+    PyObject *live_keys;        /* state.live_keys */
+    PyObject *lazy_modules;     /* state.lazy_modules */
+    PyObject *waiting_children; /* state.waiting_children */
+    PyObject *waiting_origin;   /* state.waiting_origin */
     PyTypeObject *module_spec, *done_watch; /* importlib's ModuleSpec, modules._DoneWatch */
-    PyObject *lock_acquire, *lock_release; /* binding.binding_lock's */
+    PyObject *lock_acquire, *lock_release; /* state.binding_lock's */
     PyObject *our_hooks;        /* the __lazy_import__ objects that are ours */
     PyObject *builtin_import;   /* the interpreter's own __import__ */
     PyObject *py_lazy_import, *py_lazy_from; /* the pure entry points */
     PyObject *py_maybe_lazy_import, *py_maybe_lazy_from;
     PyObject *py_bind, *py_key_eq, *py_key_hash;
-    PyTypeObject *live_keys_type; /* binding.LiveKeys */
+    PyTypeObject *live_keys_type; /* state.LiveKeys */
     PyObject *entry_name;
     PyObject *dict_iteration_names; /* frozenset: see bytecode.in_dict_loop */
     PyObject *comprehensions;       /* tuple of code names */
     unsigned char simple_loads[256]; /* LOAD_GLOBAL, LOAD_NAME */
-    unsigned char plain_peeks[256];  /* where binding.key_eq answers True and does nothing */
+    unsigned char plain_peeks[256];  /* where lookup.key_eq answers True and does nothing */
     int extended_arg;
-    /* slot offsets of LazyImportType and LiveKeys */
+    /* slot offsets of LazyImportType, LiveKeys and Controls */
     Py_ssize_t o_name, o_statement, o_globals, o_filename, o_lineno, o_submodule, o_base, o_key,
-        o_from, o_shown, o_attached, o_count;
+        o_from, o_shown, o_attached, o_count, o_mode, o_filter, o_recorder;
     int ready;
 } S;
 
@@ -85,15 +84,15 @@ static __thread int busy;
 
 /* threads inside a first use's compare (a dict lookup in progress), which
  * can wait for the binding lock with the GIL released: the rebuilder asks
- * (lookups_in_progress), as it looks for binding.key_eq's frames */
+ * (lookups_in_progress), as it looks for lookup.key_eq's frames */
 static Py_ssize_t lookups;
 
 /* code id -> (code, may iterate a dict): see code_may_iterate_dicts */
 static PyObject *loop_verdicts;
 #define LOOP_VERDICTS_KEPT 64
 
-static PyObject *s_line, *s_filter, *s_recorder, *s_spec, *s_initializing, *s_builtins,
-    *s_import, *s_lazy_import, *s_path, *s_dot, *s_package, *s_mode, *s_import_head, *s_as_v, *s_empty, *s_dict, *s_class;
+static PyObject *s_line, *s_spec, *s_initializing, *s_builtins,
+    *s_import, *s_lazy_import, *s_path, *s_dot, *s_package, *s_import_head, *s_as_v, *s_empty, *s_dict, *s_class;
 
 #define SLOT(obj, off) (*(PyObject **)((char *)(obj) + (off)))
 
@@ -246,8 +245,20 @@ code_may_iterate_dicts(PyCodeObject *code)
     return failed ? -1 : found;
 }
 
-/* modules.initializing: its spec's `_initializing` is anything but False;
- * errors count as not running, as there */
+/* an error state.initializing catches (an Exception) cleared: 0; else it
+ * stays set (a KeyboardInterrupt, SystemExit): -1 */
+static int
+clear_if_exception(void)
+{
+    if (!PyErr_ExceptionMatches(PyExc_Exception))
+        return -1;
+    PyErr_Clear();
+    return 0;
+}
+
+/* state.initializing: its spec's `_initializing` is anything but False;
+ * an Exception while asking counts as not running, as there; 1 running,
+ * 0 not, -1 another error (set) */
 static int
 initializing(PyObject *module)
 {
@@ -263,26 +274,23 @@ initializing(PyObject *module)
     }
     else
         spec = PyObject_GetAttr(module, s_spec);
-    if (spec == NULL) {
-        PyErr_Clear();
-        return 0;
-    }
+    if (spec == NULL)
+        return clear_if_exception();
     if (spec == Py_None) {
         Py_DECREF(spec);
         return 0;
     }
     PyObject *flag = PyObject_GetAttr(spec, s_initializing);
     Py_DECREF(spec);
-    if (flag == NULL) {
-        PyErr_Clear();
-        return 0;
-    }
+    if (flag == NULL)
+        return clear_if_exception();
     int running = flag != Py_False;
     Py_DECREF(flag);
     return running;
 }
 
-/* modules.loaded(name) (borrowed module in *found when not NULL) */
+/* state.loaded(name) (borrowed module in *found when not NULL): 1, 0, or
+ * -1 with initializing's error set */
 static int
 loaded(PyObject *name, PyObject **found)
 {
@@ -293,7 +301,10 @@ loaded(PyObject *name, PyObject **found)
         PyErr_Clear();
         return 0;
     }
-    return module != Py_None && !initializing(module);
+    if (module == Py_None)
+        return 0;
+    int running = initializing(module);
+    return running < 0 ? -1 : !running;
 }
 
 /* the value of `name` in a dict, or NULL (not there, or an error, cleared) */
@@ -310,8 +321,8 @@ global_of(PyObject *globals, PyObject *name)
 static int
 plain_runtime(void)
 {
-    PyObject *recorder = global_of(S.binding_globals, s_recorder);
-    PyObject *filter = global_of(S.api_globals, s_filter);
+    PyObject *recorder = SLOT(S.controls, S.o_recorder);
+    PyObject *filter = SLOT(S.controls, S.o_filter);
     return (recorder == NULL || recorder == Py_None) && (filter == NULL || filter == Py_None);
 }
 
@@ -380,8 +391,9 @@ nothing_to_attach(PyObject *name)
             PyErr_Clear();
             return 0;
         }
-        if (initializing(module))
-            return 0;
+        int running = initializing(module);
+        if (running)
+            return running < 0 ? -1 : 0;
         end += 1;
     }
     return 1;
@@ -464,15 +476,17 @@ settle_held(KeyObject *key, PyObject *name, PyObject *lazy)
         int waiting = PyDict_Contains(S.waiting_children, target);
         if (waiting != 0)
             return waiting < 0 ? -1 : 0;
-        if (!loaded(target, &module))
-            return 0;
+        int done = loaded(target, &module);
+        if (done <= 0)
+            return done;
         value = module;
     }
     else {
         /* `from m import x as v`: x as m's dict has it (not a submodule to
          * import, nor a module __getattr__'s, nor a lazy binding there) */
-        if (!loaded(base, &module) || !PyModule_CheckExact(module))
-            return 0;
+        int done = loaded(base, &module);
+        if (done <= 0 || !PyModule_CheckExact(module))
+            return done < 0 ? -1 : 0;
         int attachable = nothing_to_attach(base);
         if (attachable <= 0)
             return attachable;
@@ -496,7 +510,7 @@ settle_held(KeyObject *key, PyObject *name, PyObject *lazy)
     }
     Py_INCREF(value);
 
-    /* the change (binding.settle's), under the binding lock */
+    /* the change (lookup.settle's), under the binding lock */
     int got = lock_acquire();
     if (got <= 0) {
         Py_XDECREF(attr);
@@ -550,7 +564,7 @@ settle_held(KeyObject *key, PyObject *name, PyObject *lazy)
 
 /* is the running instruction one where a lazy key's compare is a peek that
  * hands nothing out (`in`, a store, a delete: bytecode._PEEKS but the
- * subscripts)?  binding.key_eq answers True there and changes nothing */
+ * subscripts)?  lookup.key_eq answers True there and changes nothing */
 static int
 plain_peek(void)
 {
@@ -614,7 +628,9 @@ key_hash(PyObject *self)
     if (frame == NULL)
         return PyUnicode_Type.tp_hash(self);
     PyObject *globals = frame_globals_new(frame);
-    int ours = globals == S.binding_globals || globals == S.rebuilder_globals;
+    int ours = 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(S.runtime_globals); i++)
+        ours |= globals == PyTuple_GET_ITEM(S.runtime_globals, i);
     Py_DECREF(globals);
     if (ours)
         return PyUnicode_Type.tp_hash(self);
@@ -630,7 +646,7 @@ static PyTypeObject KeyBase_Type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "lazy_codec.runtime._accel.KeyBase",
     .tp_basicsize = sizeof(KeyObject),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
-    .tp_doc = "binding.LazyName's base: its compare and hash in C",
+    .tp_doc = "keys.LazyName's base: its compare and hash in C",
     .tp_new = key_new,
     .tp_dealloc = (destructor)key_dealloc,
     .tp_traverse = (traverseproc)key_traverse,
@@ -664,7 +680,7 @@ new_lazy_of(PyObject *name, PyObject *statement, PyObject *globals, PyObject *fi
     return lazy;
 }
 
-/* reify.new_lazy */
+/* lazy.new_lazy */
 static PyObject *
 new_lazy(PyObject *name, PyObject *statement, PyObject *globals, PyObject *filename, PyObject *lineno,
          PyObject *base)
@@ -706,7 +722,7 @@ bind(PyObject *namespace, PyObject *name, PyObject *lazy)
         goto fail;
     }
     if (live == NULL && !PyErr_Occurred()) {
-        /* binding._live_keys_of: the namespace's first lazy key (or the
+        /* state.live_keys_of: the namespace's first lazy key (or the
          * first since its count went): a LiveKeys, held weakly by the table */
         live = S.live_keys_type->tp_alloc(S.live_keys_type, 0);
         PyObject *zero = PyLong_FromLong(0);
@@ -787,7 +803,7 @@ plain_statement_frame(PyFrameObject **frame_out, PyObject *const *args, Py_ssize
         return NULL;
     if (!explicit) {
         /* a plain import: lazy in mode "all" (else __lazy_modules__: Python) */
-        PyObject *mode = global_of(S.api_globals, s_mode);
+        PyObject *mode = SLOT(S.controls, S.o_mode);
         if (mode == NULL || !PyUnicode_Check(mode) || PyUnicode_CompareWithASCIIString(mode, "all") != 0)
             return NULL;
         *frame_out = frame;
@@ -840,7 +856,7 @@ pop_entry_name(PyObject *namespace)
     return failed ? -1 : 0;
 }
 
-/* "import NAME as v" (a reified statement's text, see reify.statement_code) */
+/* "import NAME as v" (a reified statement's text, see resolution.statement_code) */
 static PyObject *
 import_statement(PyObject *name)
 {
@@ -894,7 +910,7 @@ attach(PyObject *parent, PyObject *child, PyObject *full, PyObject *origin)
                                                   SLOT(origin, S.o_lineno), Py_None)
                                        : NULL;
             if (lazy != NULL)
-                set_slot(lazy, S.o_attached, Py_True); /* reify.attached_lazy */
+                set_slot(lazy, S.o_attached, Py_True); /* lazy.attached_lazy */
             failed = lazy == NULL || bind(namespace, child, lazy) < 0;
             Py_XDECREF(statement);
             Py_XDECREF(lazy);
@@ -1092,7 +1108,9 @@ import_fast(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int expl
                                                  top != NULL ? name : Py_None)
                                    : NULL;
         failed = lazy == NULL;
-        if (!failed && !loaded(name, NULL))
+        int done = failed ? 0 : loaded(name, NULL);
+        failed = failed || done < 0;
+        if (!failed && !done)
             failed = PySet_Add(S.lazy_modules, name) < 0 ||
                      (dot >= 0 && attach_submodules_from(name, lazy) < 0);
         failed = failed || bind(namespace, asname != Py_None ? asname : top != NULL ? top : name, lazy) < 0;
@@ -1168,6 +1186,10 @@ from_fast(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int explic
     Py_XINCREF(imported);
     PyObject *loaded_dict = NULL;
     int result = 0;
+    if (base_loaded < 0) {
+        result = -1;
+        goto done;
+    }
     if (imported != NULL && imported != Py_None) {
         if (!PyModule_CheckExact(imported))
             goto done;
@@ -1254,7 +1276,8 @@ from_fast(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int explic
         PyObject *full = PyUnicode_FromFormat("%U.%U", base, attr);
         PyObject *statement = full ? PyUnicode_FromFormat("from %U%U import %U as v", dots, module, attr) : NULL;
         PyObject *lazy = statement ? new_lazy(full, statement, namespace, filename, lineno, base) : NULL;
-        failed = lazy == NULL || (!loaded(full, NULL) && PySet_Add(S.lazy_modules, full) < 0) ||
+        int done = lazy == NULL ? 0 : loaded(full, NULL);
+        failed = lazy == NULL || done < 0 || (!done && PySet_Add(S.lazy_modules, full) < 0) ||
                  bind(namespace, bound, lazy) < 0;
         Py_XDECREF(full);
         Py_XDECREF(statement);
@@ -1352,9 +1375,8 @@ accel_setup(PyObject *module, PyObject *config)
         return NULL;
     TAKE(lazy_name, "LazyName")
     TAKE(lazy_import, "LazyImportType")
-    TAKE(api_globals, "api_globals")
-    TAKE(binding_globals, "binding_globals")
-    TAKE(rebuilder_globals, "rebuilder_globals")
+    TAKE(controls, "controls")
+    TAKE(runtime_globals, "runtime_globals")
     TAKE(live_keys, "live_keys")
     TAKE(lazy_modules, "lazy_modules")
     TAKE(waiting_children, "waiting_children")
@@ -1384,8 +1406,7 @@ accel_setup(PyObject *module, PyObject *config)
     if (S.lock_acquire == NULL || S.lock_release == NULL)
         return NULL;
     if (!PyType_Check(S.lazy_name) || !PyType_IsSubtype(S.lazy_name, &KeyBase_Type) ||
-        !PyType_Check(S.lazy_import) || !PyDict_Check(S.api_globals) || !PyDict_Check(S.binding_globals) ||
-        !PyDict_Check(S.rebuilder_globals) || !PyDict_Check(S.live_keys) || !PySet_Check(S.lazy_modules) ||
+        !PyType_Check(S.lazy_import) || !PyTuple_Check(S.runtime_globals) || !PyDict_Check(S.live_keys) || !PySet_Check(S.lazy_modules) ||
         !PyDict_Check(S.waiting_children) || !PyAnySet_Check(S.dict_iteration_names)) {
         PyErr_SetString(PyExc_TypeError, "lazy_codec._accel.setup: unexpected types");
         return NULL;
@@ -1408,10 +1429,33 @@ accel_setup(PyObject *module, PyObject *config)
         slot_offset(lt, "_base", &S.o_base) || slot_offset(lt, "_key", &S.o_key) ||
         slot_offset(lt, "_from", &S.o_from) || slot_offset(lt, "_shown", &S.o_shown) ||
         slot_offset(lt, "_attached", &S.o_attached) ||
-        slot_offset(S.live_keys_type, "count", &S.o_count))
+        slot_offset(S.live_keys_type, "count", &S.o_count) ||
+        slot_offset(Py_TYPE(S.controls), "mode", &S.o_mode) ||
+        slot_offset(Py_TYPE(S.controls), "filter", &S.o_filter) ||
+        slot_offset(Py_TYPE(S.controls), "recorder", &S.o_recorder))
         return NULL;
     S.ready = 1;
     Py_RETURN_NONE;
+}
+
+/* C's initializing and loaded, called from Python: tests/test_twins.py runs
+ * them beside state.initializing and state.loaded on the same inputs */
+static PyObject *
+accel_initializing(PyObject *module, PyObject *arg)
+{
+    int running = initializing(arg);
+    return running < 0 ? NULL : PyBool_FromLong(running);
+}
+
+static PyObject *
+accel_loaded(PyObject *module, PyObject *name)
+{
+    if (!PyUnicode_Check(name)) {
+        PyErr_SetString(PyExc_TypeError, "loaded() takes a str");
+        return NULL;
+    }
+    int done = loaded(name, NULL);
+    return done < 0 ? NULL : PyBool_FromLong(done);
 }
 
 static PyObject *
@@ -1432,6 +1476,8 @@ static PyMethodDef accel_methods[] = {
     {"maybe_lazy_from", (PyCFunction)(void (*)(void))accel_maybe_lazy_from, METH_FASTCALL | METH_KEYWORDS,
      "api.maybe_lazy_from, its common case in C"},
     {"setup", accel_setup, METH_O, "hand the Python runtime's objects over (once)"},
+    {"initializing", accel_initializing, METH_O, "state.initializing, as C runs it (for the twin tests)"},
+    {"loaded", accel_loaded, METH_O, "state.loaded, as C runs it (for the twin tests)"},
     {NULL}};
 
 static struct PyModuleDef accel_module = {
@@ -1448,8 +1494,6 @@ PyInit__accel(void)
     if ((var = PyUnicode_InternFromString(text)) == NULL)                                                   \
         return NULL;
     INTERN(s_line, "line")
-    INTERN(s_filter, "_filter")
-    INTERN(s_recorder, "recorder")
     INTERN(s_spec, "__spec__")
     INTERN(s_initializing, "_initializing")
     INTERN(s_builtins, "__builtins__")
@@ -1458,7 +1502,6 @@ PyInit__accel(void)
     INTERN(s_path, "__path__")
     INTERN(s_dot, ".")
     INTERN(s_package, "__package__")
-    INTERN(s_mode, "_mode")
     INTERN(s_import_head, "import ")
     INTERN(s_as_v, " as v")
     INTERN(s_empty, "")

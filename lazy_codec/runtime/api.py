@@ -3,19 +3,25 @@
 `types` and `builtins` when it loads.
 
 Each entry point decides, as 3.15 does, whether a statement binds lazily;
-a lazy binding is made by lazy_codec.runtime.binding, resolved by lazy_codec.runtime.reify,
-and the modules it names are tracked by lazy_codec.runtime.modules.
+a lazy binding is made by lazy_codec.runtime.binding, resolved by
+lazy_codec.runtime.resolution when lazy_codec.runtime.lookup sees a load, and
+the submodules it names are attached by lazy_codec.runtime.modules.  This
+module loads the whole runtime (lookup, resolution: they complete the key
+and lazy object types).
 """
 
 import sys
 from _operator import index as _index
 
 from lazy_codec.rewrite import ENTRY_NAME, ENTRY_POINTS
+from lazy_codec.runtime import lookup, state
 from lazy_codec.runtime.accelerator import accel
 from lazy_codec.runtime.binding import bind, bind_where_stored
 from lazy_codec.runtime.bytecode import at_module_level
-from lazy_codec.runtime.modules import attach, attach_submodules, initializing, lazy_modules, loaded
-from lazy_codec.runtime.reify import LazyImportType, import_from, new_lazy, projection, statement_code
+from lazy_codec.runtime.lazy import LazyImportType, import_from, new_lazy, projection
+from lazy_codec.runtime.modules import attach, attach_submodules
+from lazy_codec.runtime.resolution import statement_code
+from lazy_codec.runtime.state import controls, initializing, lazy_modules, loaded
 
 _getframe = sys._getframe
 _MISSING = object()
@@ -32,10 +38,10 @@ _NATIVE_LAZY_IMPORT = (
 
 # -- the mode and the filter (3.15's sys.set_lazy_imports and _filter) --------
 
-# 'normal': `lazy` statements and __lazy_modules__; 'all': every eligible import
-# (mode "all" from start installed its hooks before this module loaded)
-_mode = 'all' if getattr(sys.modules.get('lazy_codec.runtime.mode_all'), 'installed', bool)() else 'normal'
-_filter = None  # called at each potentially lazy import; falsy: import eagerly
+# (state.controls holds them) mode "all" from start installed its hooks
+# before this module loaded
+if getattr(sys.modules.get('lazy_codec.runtime.mode_all'), 'installed', bool)():
+    controls.mode = 'all'
 
 
 def set_lazy_imports(*args):
@@ -46,8 +52,7 @@ def set_lazy_imports(*args):
         raise TypeError("mode must be a string: 'normal' or 'all'")
     if mode not in ('normal', 'all'):
         raise ValueError("mode must be 'normal' or 'all'")
-    global _mode
-    _mode = mode
+    controls.mode = mode
     from lazy_codec.runtime import mode_all
 
     if mode == 'all':
@@ -57,7 +62,7 @@ def set_lazy_imports(*args):
 
 
 def get_lazy_imports() -> str:
-    return _mode
+    return controls.mode
 
 
 def set_lazy_imports_filter(*args):
@@ -66,21 +71,21 @@ def set_lazy_imports_filter(*args):
     (func,) = args
     if func is not None and not callable(func):
         raise ValueError('filter provided but is not callable')
-    global _filter
-    _filter = func
+    controls.filter = func
 
 
 def get_lazy_imports_filter():
-    return _filter
+    return controls.filter
 
 
 def _lazy_here(frame, name: str, fromlist, explicit: bool) -> bool:
     """does this import statement bind lazily, as 3.15 decides?"""
-    if not explicit and _mode != 'all':
+    if not explicit and controls.mode != 'all':
         listed = frame.f_globals.get('__lazy_modules__')
         if listed is None or name not in listed:
             return False
-    if _filter is not None and not _filter(frame.f_globals.get('__name__'), name, fromlist):
+    filter_ = controls.filter
+    if filter_ is not None and not filter_(frame.f_globals.get('__name__'), name, fromlist):
         return False
     return True
 
@@ -165,7 +170,7 @@ def _from(frame, module: str, level: int, aliases, explicit: bool, line: int) ->
     filename, line = frame.f_code.co_filename, line or frame.f_lineno
     base = _absolute(module, level, frame.f_globals)
     fromlist = (
-        tuple([attr for attr, _ in aliases]) if _filter is not None else None
+        tuple([attr for attr, _ in aliases]) if controls.filter is not None else None
     )  # (only the filter reads it)
     if not _lazy_here(frame, base, fromlist, explicit):
         names = ', '.join([attr + (f' as {asname}' if asname else '') for attr, asname in aliases])
@@ -383,34 +388,39 @@ def _install_api() -> None:
 
 def _accelerate() -> None:
     """with the C accelerator: the entry points its (lazy_codec/runtime/_accel.c),
-    which do the common case and call these Python ones for the rest"""
+    which do the common case and call these Python ones for the rest.  Its
+    one contract: this namespace (setup fails on a missing or mistyped
+    entry, and reads `controls` through its slots, never a global by name)"""
     global lazy_import, lazy_from, maybe_lazy_import, maybe_lazy_from
-    from lazy_codec.runtime import binding, bytecode, modules, rebuilder
+    from lazy_codec.runtime import bytecode, modules
 
     accel.setup(
         {
-            'LazyName': binding.LazyName,
+            # the state (lazy_codec.runtime.state), as C changes or reads it
+            'controls': state.controls,
+            'binding_lock': state.binding_lock,
+            'live_keys': state.live_keys,
+            'lazy_modules': state.lazy_modules,
+            'waiting_children': state.waiting_children,
+            'waiting_origin': state.waiting_origin,
+            # the types C makes or recognises
+            'LazyName': lookup.LazyName,
             'LazyImportType': LazyImportType,
-            'LiveKeys': binding.LiveKeys,
-            'api_globals': globals(),
-            'binding_globals': vars(binding),
-            'rebuilder_globals': vars(rebuilder),
-            'live_keys': binding._live_keys,
-            'binding_lock': binding.binding_lock,
-            'lazy_modules': lazy_modules,
-            'waiting_children': modules._waiting_children,
-            'our_hooks': (__lazy_import__, _PTH_LAZY_IMPORT, _NATIVE_LAZY_IMPORT),
-            'builtin_import': __import__('builtins').__import__,
+            'LiveKeys': state.LiveKeys,
+            'ModuleSpec': modules._ModuleSpec,
+            'DoneWatch': modules._DoneWatch,
+            # the Python twins C hands the rest to
             'lazy_import': lazy_import,
             'lazy_from': lazy_from,
             'maybe_lazy_import': maybe_lazy_import,
             'maybe_lazy_from': maybe_lazy_from,
             'bind': bind,
-            'waiting_origin': modules._waiting_origin,
-            'ModuleSpec': modules._ModuleSpec,
-            'DoneWatch': modules._DoneWatch,
-            'key_eq': binding.key_eq,
-            'key_hash': binding.key_hash,
+            'key_eq': lookup.key_eq,
+            'key_hash': lookup.key_hash,
+            # what C compares with
+            'runtime_globals': lookup.RUNTIME_GLOBALS,
+            'our_hooks': (__lazy_import__, _PTH_LAZY_IMPORT, _NATIVE_LAZY_IMPORT),
+            'builtin_import': __import__('builtins').__import__,
             'entry_name': ENTRY_NAME,
             'dict_iteration_names': bytecode.DICT_ITERATION_NAMES,
             'comprehensions': bytecode.COMPREHENSIONS,

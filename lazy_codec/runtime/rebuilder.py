@@ -16,47 +16,14 @@ first use in a module, while the thread that used the name goes on.
 
 import sys
 from _functools import partial
-from _operator import methodcaller
 from _thread import allocate_lock, start_new_thread
 from types import FrameType
 
 from lazy_codec.runtime.accelerator import accel
 from lazy_codec.runtime.bytecode import dicts_being_iterated
-
-_call = methodcaller('__call__')
-
-
-def in_one_call(*calls) -> None:
-    """run `calls` (C functions with their arguments bound) as one C call:
-    no other thread runs between them, as a thread switch needs bytecode.
-    That holds under the GIL only: on a free-threaded build (3.13t, 3.14t)
-    another thread can run meanwhile, and lazy_codec is not made for those
-    builds yet (its dict edits rely on this)."""
-    any(map(_call, calls))
-
-
-def replace_key(namespace: dict, old, new, value) -> None:
-    """the entry under `old` made the entry `new: value`: delete then insert,
-    as one C call.  Neither frees the table that a lookup in progress (one
-    that called a lazy key's __eq__) reads: a resize makes the new table
-    before freeing the old; a rebuild would not be safe there.  The name
-    moves to the end of the dict."""
-    in_one_call(partial(namespace.__delitem__, old), partial(namespace.__setitem__, new, value))
-
-
-def plain_key(key: str) -> str:
-    """the exact, interned str for a lazy key's name"""
-    return sys.intern(str(key))
-
-
-# -- what waits: all under binding.binding_lock ------------------------------
-# namespaces to rebuild, by id
-_dirty: dict = {}
-# (namespace, key, value) of keys settled in place because a for loop that
-# may iterate `namespace` was running (see binding.settle).  Each costs its
-# name a Python __eq__ call per lookup until swapped, once no such loop runs;
-# until then the dict is not rebuilt either
-_unswapped: list = []
+from lazy_codec.runtime.keys import EscapedName, LazyName, in_one_call, plain_key
+from lazy_codec.runtime.lazy import LazyImportType
+from lazy_codec.runtime.state import binding_lock, dirty, lookup_codes, unswapped
 
 # -- the thread ----------------------------------------------------------------
 _LINGER = 20  # idle rounds of 1 ms before the thread exits (one start per burst)
@@ -70,14 +37,14 @@ _stopping = False  # set to make it exit early
 
 def rebuild_later(namespace: dict) -> None:
     """(under the binding lock) rebuild `namespace` once that is safe"""
-    _dirty[id(namespace)] = namespace
+    dirty[id(namespace)] = namespace
     _start()
 
 
 def swap_later(namespace: dict, key, value) -> None:
     """(under the binding lock) make `key`, settled in place with `value`, a
     plain key once no loop may iterate `namespace`"""
-    _unswapped.append((namespace, key, value))
+    unswapped.append((namespace, key, value))
     _start()
 
 
@@ -97,7 +64,7 @@ def _rebuilt(namespace: dict, swaps: 'dict | None' = None) -> None:
     str keys only, or, given `swaps` (id of a key settled in place -> its
     value), with those keys plain, unless the entry was rebound meanwhile"""
     if swaps is None:
-        items = [(plain_key(k) if type(k) is binding.LazyName else k, v) for k, v in namespace.items()]
+        items = [(plain_key(k) if type(k) is LazyName else k, v) for k, v in namespace.items()]
     else:
         items = [(plain_key(k) if swaps.get(id(k), _MISSING) is v else k, v) for k, v in namespace.items()]
     in_one_call(namespace.clear, partial(namespace.update, items))
@@ -111,11 +78,10 @@ def _in_lookup() -> bool:
     (the accelerator's compare counts the threads inside its own)"""
     if accel is not None and accel.lookups_in_progress():
         return True
-    eq_code = binding.key_eq.__code__
     for top in sys._current_frames().values():
         frame: FrameType | None = top
         while frame is not None:
-            if frame.f_code is eq_code:
+            if frame.f_code in lookup_codes:
                 return True
             frame = frame.f_back
     return False
@@ -123,19 +89,19 @@ def _in_lookup() -> bool:
 
 def _rebuild_pending() -> None:
     """rebuild the dirty dicts that are safe to rebuild now (see above)"""
-    with binding.binding_lock:
+    with binding_lock:
         if _in_lookup():
             return
         iterated = dicts_being_iterated()
-        for key, namespace in list(_dirty.items()):
+        for key, namespace in list(dirty.items()):
             if key in iterated:
                 continue  # a loop may iterate it: not before that is done
-            del _dirty[key]
+            del dirty[key]
             # (once per module, in this thread: a key still lazy, copied
             # while lazy, or escaped (see EscapedName) keeps the dict as it is)
             if not any(
-                type(k) is binding.EscapedName
-                or (type(k) is binding.LazyName and (k.lazy is not None or type(v) is reify.LazyImportType))
+                type(k) is EscapedName
+                or (type(k) is LazyName and (k.lazy is not None or type(v) is LazyImportType))
                 for k, v in list(namespace.items())
             ):
                 _rebuilt(namespace)
@@ -145,18 +111,18 @@ def _swap_pending() -> None:
     """(under the binding lock) the keys settled in place made plain, each
     dict re-made in its order: not while a loop may iterate it, nor while a
     lookup is in progress (a rebuild frees the table it reads)"""
-    if not _unswapped:
+    if not unswapped:
         return
     iterated = dicts_being_iterated()
     in_lookup = _in_lookup()
     waiting = []
     by_namespace: dict = {}  # id -> (namespace, {id of a key: its value})
-    for namespace, key, value in _unswapped:
+    for namespace, key, value in unswapped:
         if in_lookup or id(namespace) in iterated:
             waiting.append((namespace, key, value))
         else:
             by_namespace.setdefault(id(namespace), (namespace, {}))[1][id(key)] = value
-    _unswapped[:] = waiting
+    unswapped[:] = waiting
     for namespace, swaps in by_namespace.values():
         _rebuilt(namespace, swaps)
 
@@ -171,19 +137,19 @@ def _run() -> None:
             # first a pause: the thread that started this one (3.13+ hands it
             # the GIL at the start) goes on with its lookup
             _wakeup.acquire(True, 0.001 if idle < 3 else 0.02)
-            with binding.binding_lock:
-                if _stopping or (idle > _LINGER and not _dirty and not _unswapped):
+            with binding_lock:
+                if _stopping or (idle > _LINGER and not dirty and not unswapped):
                     # released under the binding lock: _start, which holds
                     # it, sees either this thread going on or none
                     _running.release()
                     return
-                waiting = len(_unswapped) + len(_dirty)
+                waiting = len(unswapped) + len(dirty)
                 _swap_pending()
-            if _dirty:
+            if dirty:
                 _rebuild_pending()  # (may leave them: a thread inside a lookup, a loop)
             # idle: nothing done this round (only loops to wait for: a poll
             # every 20 ms from the third such round)
-            idle = 0 if len(_unswapped) + len(_dirty) < waiting else idle + 1
+            idle = 0 if len(unswapped) + len(dirty) < waiting else idle + 1
     except BaseException:
         # at interpreter exit a daemon thread can find modules torn down: a
         # rebuild is only an optimization, and nothing may reach stderr
@@ -207,15 +173,12 @@ def stop() -> None:
 
 def _before_fork() -> None:
     stop()
-    with binding.binding_lock:  # in this thread instead
+    with binding_lock:  # in this thread instead
         _swap_pending()
-    if _dirty:
+    if dirty:
         _rebuild_pending()
 
 
 if hasattr(__import__('os'), 'register_at_fork'):
     __import__('os').register_at_fork(before=_before_fork)
 __import__('atexit').register(stop)
-
-# (last: they import this module)
-from lazy_codec.runtime import binding, reify  # noqa: E402

@@ -14,13 +14,13 @@ import os
 import sys
 import time
 
-from lazy_codec.runtime import binding
+from lazy_codec.runtime import state
 
 # json and shutil are imported at exit only: the report must not load
 # modules that the program it watches would load lazily
 
 
-class Recorder(binding.Recorder):
+class Recorder(state.Recorder):
     def __init__(self) -> None:
         self.entries: dict[int, dict] = {}  # id(lazy object) -> its record
         # the lazy objects, kept alive: a resolved one may be freed, and its id
@@ -137,7 +137,7 @@ def enable(destination: str = '1') -> Recorder:
     import atexit
 
     recorder = Recorder()
-    binding.record_with(recorder)
+    state.controls.recorder = recorder
 
     def at_exit() -> None:
         import json

@@ -1,0 +1,254 @@
+"""What a lookup of a lazy key does (lazy_codec.runtime.keys): its compare
+and hash, installed on the key's class when this module loads (with the
+accelerator, the C base's compare and hash call these for what they leave).
+
+`__eq__` looks at the frame doing the lookup: a load of the name
+(LOAD_NAME, LOAD_GLOBAL, attribute access on the module, ...) imports the
+target and replaces the entry by a plain str key and the real object
+(`settle`); a store, a delete, `globals()[...]` or `in` leave it alone.
+Once a module's last lazy name is gone its dict is rebuilt
+(lazy_codec.runtime.rebuilder).
+"""
+
+import sys
+from _thread import get_ident
+
+from lazy_codec.runtime import binding, keys, rebuilder
+from lazy_codec.runtime.accelerator import accel
+from lazy_codec.runtime.binding import bind_alias
+from lazy_codec.runtime.bytecode import (
+    NAME_LOADS,
+    STDLIB_SITE,
+    copies_read,
+    current_offset,
+    hands_value_out,
+    ignores_errors,
+    in_dict_loop,
+    is_loading,
+    is_star_import,
+    reads_key,
+    store_after,
+)
+from lazy_codec.runtime.keys import EscapedName, LazyName, plain_key, replace_key
+from lazy_codec.runtime.lazy import ImportCycleError, LazyImportType, raising
+from lazy_codec.runtime.rebuilder import rebuild_later, swap_later
+from lazy_codec.runtime.resolution import import_target
+from lazy_codec.runtime.state import (
+    binding_lock,
+    controls,
+    live_keys,
+    live_keys_of,
+    lookup_codes,
+    statement_code_ids,
+)
+
+_getframe = sys._getframe
+_str_eq = str.__eq__
+_MISSING = object()
+_HANDLE_FROMLIST_CODE = sys.modules['_frozen_importlib']._handle_fromlist.__code__
+# the modules whose own dict operations hash lazy keys (settle, bind,
+# replace_key, the rebuilder's): they never read a key, so the hash answers
+# them at once (C is given the same tuple)
+RUNTIME_GLOBALS = (globals(), vars(binding), vars(keys), vars(rebuilder))
+
+
+def key_hash(self, _getframe=_getframe, _str_hash=str.__hash__, _ours=RUNTIME_GLOBALS):
+    """a lazy key's hash (the name's)"""
+    # Called only when this key object itself is looked up (a plain name
+    # has its own hash): `from m import *` and `getattr(m, k) for k in
+    # dir(m)` do, and must reify as on 3.15. (Defaults, not globals: at
+    # exit, module dicts are cleared, this module's too, through their keys)
+    frame = _getframe(0).f_back  # None when hashed by C with no Python caller
+    if (
+        frame is not None
+        and self.lazy is not None
+        and not any(frame.f_globals is ours for ours in _ours)
+        and reads_key(frame)
+        and not (self.lazy._attached and is_star_import(frame))
+    ):
+        # (of a package without __all__, `import *` copies a submodule's
+        # lazy binding as it is: on 3.15 that binding is not in the
+        # package's dict, and the import does not resolve it)
+        exc = settle(self, self.namespace)
+        if exc is not None:
+            raise exc
+    return _str_hash(self)
+
+
+def key_eq(self, other):
+    """a lazy key compared in a lookup (see the module docstring)"""
+    if _str_eq(self, other) is not True:
+        return False
+    frame = _getframe(1)
+    if self.lazy is None:
+        # used, yet still a key: settled in place (an escaped key, a loop),
+        # or put back by a restore of a copy (mock.patch.dict)
+        loading = _rearmed(self, frame)
+        if not loading:
+            return True
+    else:
+        loading = is_loading(frame)  # (STDLIB_SITE: see below)
+        if not loading:
+            if hands_value_out(frame) and not _in_runtime(frame):
+                return _handed_out(self, frame)
+            return True
+    namespace = self.namespace
+    op = frame.f_code.co_code[current_offset(frame)]
+    if op in NAME_LOADS and frame.f_globals is not namespace:
+        # copied into another dict by `from m import *` (whose own
+        # lookups cannot be seen): the lookup is in the frame's namespace
+        for candidate in (frame.f_locals, frame.f_globals):
+            if type(candidate) is dict and candidate.get(self, _MISSING) is not _MISSING:
+                namespace = candidate
+                break
+    if self.resolving == get_ident():
+        if id(frame.f_code) in statement_code_ids or frame.f_code is _HANDLE_FROMLIST_CODE:
+            # the import machinery, resolving this name: as before the
+            # binding existed, there is no such name yet (so that `from .
+            # import sub`, run in `sub`'s own package, imports it), until
+            # the import of the submodule stores it (then the module is
+            # found, and the package's module __getattr__ is not called)
+            return type(namespace.get(self, None)) is not LazyImportType
+        lazy = self.lazy
+        if lazy._attached:
+            running = sys.modules.get(lazy._name)
+            if running is not None:
+                # a package's submodule, used inside its own import (its
+                # code reads pkg.sub): the module being run, as importlib
+                # gives it; until that import ends (see settle)
+                with binding_lock:
+                    namespace[self] = running  # (in place: the lookup goes on)
+                    self.running = running
+                return True
+        return raising(
+            ImportCycleError(
+                f'cannot import name {lazy._name!r} (most likely due to a circular import)',
+                name=lazy._base or lazy._name,
+            )
+        )
+    if loading is STDLIB_SITE:
+        return _stdlib_site_load(self, namespace, frame)
+    exc = settle(self, namespace, frame)
+    if exc is not None:
+        return raising(exc)
+    # the dict has changed: the lookup in progress starts again and
+    # finds the real object under a plain key
+    return True
+
+
+def settle(key: LazyName, namespace: dict, frame=None) -> 'BaseException | None':
+    """replace `key` in `namespace` by a plain key and its real value
+    (`frame`: the one whose load this is, if known); the error to raise if
+    the import failed (the binding stays lazy then)"""
+    current = namespace.get(key, _MISSING)  # finds `key` itself by identity
+    if current is _MISSING:  # a copy of the dict: only the original reifies
+        return None
+    home = namespace is key.namespace
+    lazy = key.lazy if home else current
+    if type(current) is LazyImportType:
+        key.resolving = get_ident()
+        recorder = controls.recorder
+        started = recorder.start(current) if recorder is not None else None
+        try:
+            current, exc = import_target(current)
+        finally:
+            key.resolving = None
+            if key.running is not None:
+                with binding_lock:
+                    if exc is not None and namespace.get(key, None) is key.running:
+                        namespace[key] = lazy  # failed: lazy again, as before its import
+                    key.running = None
+            if started is not None and recorder is not None:
+                recorder.finish(lazy, started, exc is None, _getframe(2))
+        if exc is not None:
+            return exc
+    with binding_lock:
+        if (key.lazy is lazy or not home) and namespace.get(key, _MISSING) is not _MISSING:
+            in_loop = home and frame is not None and in_dict_loop(frame)
+            if home and type(key) is EscapedName:
+                namespace[key] = current  # in place: the key stays (see EscapedName)
+            elif in_loop:
+                # The load is inside a for loop that may iterate this very
+                # dict (a comprehension over globals().items() that uses the
+                # name, as tkinter has): the value replaced in place, under
+                # the same key object, so that the entry keeps its place and
+                # the iteration goes on as on 3.15. The rebuilder makes the
+                # key plain once no such loop runs; until then the name's
+                # lookups pass through __eq__, which answers at once.
+                namespace[key] = current
+                swap_later(namespace, key, current)
+            else:
+                replace_key(namespace, key, plain_key(key), current)
+            if home:
+                key.lazy = None
+                live = key.live
+                live.count -= 1
+                if live.count <= 0:
+                    live_keys.pop(id(namespace), None)
+                    rebuild_later(namespace)
+            else:  # a copy `import *` made
+                rebuild_later(namespace)
+    return None
+
+
+def _stdlib_site_load(key: LazyName, namespace: dict, frame) -> bool:
+    """__eq__'s load at one of the stdlib sites that 3.15 made loads (see
+    bytecode.stdlib_site_loads): errors ignored where 3.15's site ignores
+    them, and the copies of the dict that the site reads resolved too"""
+    lazy = key.lazy
+    exc = settle(key, namespace, frame)
+    if exc is not None:
+        return True if ignores_errors(frame) else raising(exc)
+    for copy in copies_read(frame):
+        if copy is not namespace and copy.get(key, None) is lazy:
+            copy[key] = lazy.resolve()
+    return True
+
+
+def _rearmed(key: LazyName, frame):
+    """a load of a used key whose entry holds a lazy object again (the one a
+    peek handed out or a copy kept, stored back): make the key wait for it,
+    as when bound"""
+    loading = is_loading(frame)
+    if not loading or _in_runtime(frame):
+        return False
+    namespace = key.namespace
+    with binding_lock:
+        value = namespace.get(key, None)
+        if type(value) is not LazyImportType or key.lazy is not None:
+            return key.lazy is not None and loading
+        key.lazy = value
+        key.live = live_keys_of(namespace)
+        key.live.count += 1
+    return loading
+
+
+def _in_runtime(frame) -> bool:
+    """is `frame` running the runtime's own code (whose peeks at a module
+    dict, `namespace.get(name)`, never hand a lazy object to the program)?"""
+    name = frame.f_globals.get('__name__')
+    return type(name) is str and name.startswith('lazy_codec.')
+
+
+def _handed_out(key: LazyName, frame) -> bool:
+    """a peek is handing `key`'s lazy object out: mark the key escaped, and
+    where the frame stores the value in a module's global next (`alias =
+    globals()['json']`), bind it there lazily first, so that the store keeps
+    a lazy key and a load of the alias resolves it, as on 3.15"""
+    if type(key) is LazyName:
+        key.__class__ = EscapedName
+    target = store_after(frame)
+    if target is not None and type(target[0]) is dict and target[1] != key:
+        bind_alias(target[0], target[1], key.lazy)
+    return True
+
+
+def _key_ne(self, other):
+    return not key_eq(self, other)
+
+
+lookup_codes.add(key_eq.__code__)
+if accel is None:
+    LazyName.__eq__ = key_eq  # type: ignore[method-assign]
+    LazyName.__ne__ = _key_ne  # type: ignore[method-assign]
+    LazyName.__hash__ = key_hash  # type: ignore[method-assign]

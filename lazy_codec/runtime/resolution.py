@@ -1,0 +1,275 @@
+"""What resolving a lazy object does: run the import statement it stands
+for, where the `lazy` statement was written, and, if that fails, raise the
+error as 3.15 does (chained to the `lazy` line, no frame of ours between the
+use and the imported module's frames).  A failed resolution leaves the
+binding lazy: the next use tries again.  Loading this module completes
+LazyImportType (lazy.give_behaviour) with `resolve` and `__getattr__`.
+"""
+
+import sys
+from types import CodeType, TracebackType
+
+from lazy_codec.runtime import lazy as lazy_objects
+from lazy_codec.runtime.binding import rebind
+from lazy_codec.runtime.bytecode import name_loaded_for_attribute
+from lazy_codec.runtime.lazy import LazyImportType, import_from
+from lazy_codec.runtime.modules import attach_submodules, check_package, import_named_submodule
+from lazy_codec.runtime.state import lazy_modules, loaded, statement_code_ids
+
+_getframe = sys._getframe
+_MISSING = object()
+
+
+def _resolve(lazy: LazyImportType):
+    value, exc = import_target(lazy)
+    if exc is not None:
+        raise exc
+    return value
+
+
+def _loaded_by_name(lazy: LazyImportType, frame):
+    """3.15 reifies a lazy object wherever a name load finds it: here, where
+    an attribute of it is asked for (`alias.attr`, `globals()[a] =
+    globals()[b]`) right after the load, resolve it, rebind the name, and
+    return the value; _MISSING when it was not so loaded (`globals()['x'].y`)"""
+    found = name_loaded_for_attribute(frame)
+    if found is None or found[2] is not lazy:
+        return _MISSING
+    value = lazy.resolve()
+    rebind(found[1], found[0], lazy, value)
+    return value
+
+
+def import_target(lazy: LazyImportType):
+    """(value, None) or (None, the exception to raise, chained as 3.15 does)"""
+    handling = sys.exc_info()[1]
+    if lazy._from is not None:
+        value, exc = import_target(lazy._from)
+        if exc is not None:
+            return None, exc
+        try:
+            return import_from(value, lazy._statement), None
+        except BaseException as error:
+            return None, _chained(error, lazy, None, handling is not None)
+    code = statement_code(lazy._statement, lazy._filename, lazy._lineno)
+    # the statement's locals, which a replaced __import__ gets: the module's
+    # globals, as on 3.15 (click's own import test reads `__name__` there),
+    # with the statement's own store kept apart; __lazy_import__'s statements
+    # pass `g` themselves
+    namespace = {'g': lazy._globals} if '__import__(' in lazy._statement else _ModuleLocals(lazy._globals)
+    try:
+        if lazy._base is not None:
+            import_named_submodule(lazy)
+        exec(code, lazy._globals, namespace)
+        value = dict.__getitem__(namespace, 'v')
+        if type(value) is LazyImportType:  # what a replaced __import__ returned
+            value = value.resolve()
+        if lazy._submodule is not None and lazy._statement.startswith('import '):
+            check_package(value, lazy._submodule)  # (a statement's, not __lazy_import__'s)
+    except BaseException as exc:
+        return None, _chained(exc, lazy, code, handling is not None)
+    finally:
+        if lazy._base is not None and loaded(lazy._base):
+            lazy_modules.discard(lazy._base)
+    if lazy._submodule is None:
+        lazy_modules.discard(lazy._name)
+    attach_submodules(lazy._submodule or lazy._base or lazy._name, lazy)
+    return value, None
+
+
+class _ModuleLocals(dict):
+    """a reified statement's locals: reads see the module's globals, as a
+    module-level statement's locals are its globals; the statement's own
+    store (`v`) stays in this dict"""
+
+    __slots__ = ('_globals',)
+
+    def __init__(self, globals_: dict) -> None:
+        self._globals = globals_
+
+    def __getitem__(self, key):
+        return self._globals[key]
+
+    def get(self, key, default=None):
+        return self._globals.get(key, default)
+
+    def __contains__(self, key):
+        return key in self._globals
+
+    def __iter__(self):
+        return iter(self._globals)
+
+    def __len__(self):
+        return len(self._globals)
+
+    def keys(self):
+        return self._globals.keys()
+
+    def items(self):
+        return self._globals.items()
+
+    def values(self):
+        return self._globals.values()
+
+    def __repr__(self):
+        return repr(self._globals)
+
+
+_ModuleLocals.__name__ = _ModuleLocals.__qualname__ = 'dict'  # as type(locals) shows on 3.15
+
+# code objects of the statements that resolution executes, by (statement,
+# file, line): compiled once per process (their ids: state.statement_code_ids)
+_statement_codes: dict = {}
+
+
+def statement_code(statement: str, filename: str, lineno: int):
+    """`statement` compiled as if written on line `lineno` of `filename`"""
+    key = (statement, filename, lineno)
+    code = _statement_codes.get(key)
+    if code is None:
+        code = _unplaced.get(statement)
+        if code is None:
+            code = _from_template(statement)
+            if code is None:
+                code = compile(statement, filename, 'exec', dont_inherit=True)
+            _unplaced[statement] = code
+        code = _statement_codes[key] = _placed(code, filename, lineno)
+        statement_code_ids.add(id(code))  # kept alive by _statement_codes
+    return code
+
+
+# the same, by statement alone, before placing (many modules import the
+# same names)
+_unplaced: dict = {}
+
+# compiled import statements with placeholder names, by shape, each with the
+# function that gives its names and constants for real names: a statement of
+# that shape is the template with its names put in (a few times cheaper than
+# compiling it, which every first use of a lazy name would pay)
+_templates: dict = {}
+
+
+def _from_template(statement: str):
+    """`import a.b as v` or `from ..a import b as v` as code, or None"""
+    words = statement.split(' ')
+    if len(words) == 4 and words[0] == 'import' and words[2] == 'as' and words[3] == 'v':
+        names = words[1].split('.')
+        shape = ('import', 0, len(names))
+    elif (
+        len(words) == 6
+        and words[0] == 'from'
+        and words[2] == 'import'
+        and words[4] == 'as'
+        and words[5] == 'v'
+    ):
+        dotted = words[1].lstrip('.')
+        names = (dotted.split('.') if dotted else []) + [words[3]]
+        shape = ('from', len(words[1]) - len(dotted), len(names))
+    else:
+        return None
+    if not all(map(str.isidentifier, names)):
+        return None
+    made = _templates.get(shape)
+    if made is None:
+        made = _templates[shape] = _template(*shape)
+    template, fill = made
+    names_, consts = fill(names)
+    return template.replace(co_names=names_, co_consts=consts)
+
+
+def _template(kind: str, level: int, count: int) -> tuple:
+    """(the code of a statement of this shape with placeholder names `_0`,
+    `_1`, ..., the function of the real names that gives its co_names and
+    co_consts): the function is written once per shape, so that filling a
+    template in costs one call"""
+    placeholders = [f'_{i}' for i in range(count)]
+    if kind == 'import':
+        text = f'import {".".join(placeholders)} as v'
+    else:
+        text = f'from {"." * level}{".".join(placeholders[:-1])} import {placeholders[-1]} as v'
+    code = compile(text, '<lazy import>', 'exec', dont_inherit=True)
+
+    def expression(value) -> str:
+        """Python source for `value` with the placeholders as names[i]"""
+        if type(value) is tuple:
+            return '(' + ''.join(expression(item) + ', ' for item in value) + ')'
+        if type(value) is str and value:
+            parts = value.split('.')
+            if all(part in placeholders for part in parts):
+                return " + '.' + ".join(f'names[{placeholders.index(part)}]' for part in parts)
+        if value is None or type(value) in (str, int, bool):
+            return repr(value)
+        raise ValueError(value)  # (no such constant in an import statement's code)
+
+    source = f'lambda names: ({expression(code.co_names)}, {expression(code.co_consts)})'
+    return code, eval(source, {})
+
+
+# a location table entry (3.11+): "no columns" (code 13) for up to 8 code
+# units, at line delta 0; its low 3 bits hold the count less one
+LOCATION_NO_COLUMNS = 0x80 | (13 << 3)
+
+
+_no_columns: dict = {}  # the location table above, by number of code units
+
+
+def _placed(code, filename: str, lineno: int):
+    """`code` as if written on line `lineno` of `filename`, with no columns
+    (one replace: each makes a new code object): a traceback shows the
+    user's `lazy` line there, whose columns differ"""
+    if sys.version_info < (3, 11):  # no columns before 3.11
+        return code.replace(co_filename=filename, co_firstlineno=lineno)
+    units = len(code.co_code) // 2
+    table = _no_columns.get(units)
+    if table is None:
+        table = bytearray()
+        left = units
+        while left > 0:
+            n = min(left, 8)
+            table += bytes((LOCATION_NO_COLUMNS | (n - 1), 0))
+            left -= n
+        table = _no_columns[units] = bytes(table)
+    return code.replace(co_filename=filename, co_firstlineno=lineno, co_linetable=table)
+
+
+def _chained(
+    exc: BaseException, lazy: LazyImportType, code: 'CodeType | None', handling: bool
+) -> BaseException:
+    """3.15's shape: the error as raised where the name was used, caused by
+    an ImportError whose traceback is the lazy statement's line; or, when the
+    error already has a chain (a cause, a context, `from None`; a use in an
+    exception handler gives it that handler's exception as context), a note
+    that says where the lazy import was declared, once"""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_frame.f_code is not code:
+        tb = tb.tb_next
+    if tb is not None:
+        exc.__traceback__ = tb.tb_next
+    if handling or exc.__cause__ is not None or exc.__context__ is not None or exc.__suppress_context__:
+        note = f'lazy import of {lazy._name!r} declared in <module> at {lazy._filename}:{lazy._lineno}'
+        notes = getattr(exc, '__notes__', None)
+        if notes is None:
+            notes = []
+            setattr(exc, '__notes__', notes)  # (3.11+ have add_note; 3.9 and 3.10 not)
+        if note not in notes:
+            notes.append(note)
+        return exc
+    cause = ImportError(f'lazy import of {lazy._name!r} raised an exception during resolution')
+    if tb is not None:
+        cause.__traceback__ = TracebackType(None, tb.tb_frame, tb.tb_lasti, lazy._lineno)
+    exc.__cause__ = cause
+    return exc
+
+
+def _getattr(lazy: LazyImportType, name: str):
+    """LazyImportType.__getattr__: an attribute of a lazy object just loaded
+    by name resolves it (see _loaded_by_name); else 3.15's error"""
+    value = _loaded_by_name(lazy, _getframe(1))
+    if value is not _MISSING:
+        return getattr(value, name)
+    raise AttributeError(
+        f'cannot access attribute {name!r} on unresolved lazy import {lazy._shown or lazy._name!r}'
+    )
+
+
+lazy_objects.give_behaviour(_resolve, _getattr)

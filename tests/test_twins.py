@@ -1,0 +1,167 @@
+"""What the C accelerator and the pure runtime both write: each twin run on
+the same inputs, the answers compared (the accelerator does the common case
+of a statement and of a first use; the pure runtime is the reference).
+
+- state.initializing / state.loaded beside C's, called directly;
+- binding (bind), first uses (lookup.settle) and submodules attached to
+  their packages (modules.attach_submodules): one program, run with each
+  runtime, printing every piece of state they change after each step.
+"""
+import sys
+import textwrap
+
+import pytest
+
+from conftest import ACCELERATED, run_process, write_files
+
+pytestmark = pytest.mark.skipif(not ACCELERATED, reason='no C accelerator here: one runtime, no twins')
+
+INITIALIZING = textwrap.dedent('''\
+    import sys, types
+    from lazy_codec.runtime import api, state
+    from lazy_codec.runtime.accelerator import accel
+
+    class Spec:
+        def __init__(self, value):
+            self._initializing = value
+
+    class Raising(types.ModuleType):
+        def __init__(self, name, error):
+            super().__init__(name)
+            self.error = error
+        def __getattribute__(self, name):
+            if name == '__spec__':
+                raise object.__getattribute__(self, 'error')
+            return super().__getattribute__(name)
+
+    class RaisingSpec:
+        def __init__(self, error):
+            self.error = error
+        @property
+        def _initializing(self):
+            raise self.error
+
+    def module(name, spec):
+        m = types.ModuleType(name)
+        m.__spec__ = spec
+        return m
+
+    def plain(name):
+        m = types.ModuleType(name)
+        del m.__spec__
+        return m
+
+    inputs = [
+        ('a spec done', module('a', Spec(False))),
+        ('a spec running', module('b', Spec(True))),
+        ('_initializing 0', module('c', Spec(0))),
+        ('_initializing None', module('d', Spec(None))),
+        ('__spec__ None', module('e', None)),
+        ('no __spec__', plain('f')),
+        ('a spec without _initializing', module('g', object())),
+        ('__spec__ raises ValueError', Raising('h', ValueError('x'))),
+        ('__spec__ raises KeyboardInterrupt', Raising('i', KeyboardInterrupt())),
+        ('_initializing raises LookupError', module('j', RaisingSpec(LookupError()))),
+        ('_initializing raises SystemExit', module('k', RaisingSpec(SystemExit(3)))),
+        ('not a module', 'a string'),
+    ]
+
+    def outcome(function, argument):
+        try:
+            return repr(function(argument))
+        except BaseException as exc:
+            return type(exc).__name__
+
+    for label, value in inputs:
+        python, c = outcome(state.initializing, value), outcome(accel.initializing, value)
+        print(f'initializing, {label}: {python} {c}')
+        name = f'twin_{label.replace(" ", "_")}'
+        sys.modules[name] = value
+        python, c = outcome(state.loaded, name), outcome(accel.loaded, name)
+        print(f'loaded, {label}: {python} {c}')
+    sys.modules['twin_blocked'] = None
+    print('loaded, blocked:', outcome(state.loaded, 'twin_blocked'), outcome(accel.loaded, 'twin_blocked'))
+    print('loaded, absent:', outcome(state.loaded, 'twin_absent'), outcome(accel.loaded, 'twin_absent'))
+''')
+
+
+def test_initializing_and_loaded_agree(tmp_path):
+    write_files(tmp_path, {'main.py': INITIALIZING})
+    result = run_process([sys.executable, 'main.py'], cwd=tmp_path, check=True)
+    lines = result.stdout.splitlines()
+    assert len(lines) == 26
+    for line in lines:
+        python, c = line.rsplit(' ', 2)[1:]
+        assert python == c, line
+    # (the inputs reach each answer: the test cannot pass on one kind alone)
+    answers = {line.rsplit(' ', 1)[1] for line in lines}
+    assert answers == {'True', 'False', 'KeyboardInterrupt', 'SystemExit'}, answers
+
+
+STATE_DUMP = textwrap.dedent('''\
+    import sys, time
+    from lazy_codec.runtime import state
+
+    def dump(step, *namespaces):
+        time.sleep(0.05)  # (the rebuilder's rounds: 1 ms each)
+        print('--', step)
+        for label, namespace in namespaces:
+            print(' ', label, [(str(k), type(k).__name__, type(v).__name__) for k, v in namespace.items()
+                               if not str(k).startswith('__') and str(k) not in ('dump', 'sys', 'time', 'state')])
+            found = state.live_keys.get(id(namespace))
+            live = found() if found is not None else None
+            print('  live keys:', None if live is None else live.count)
+        print('  lazy_modules:', sorted(set.__iter__(state.lazy_modules)))
+        print('  waiting:', {k: sorted(v) for k, v in sorted(state.waiting_children.items())},
+              sorted(state.waiting_origin))
+''')
+
+PROGRAM = textwrap.dedent('''\
+    from dumping import dump
+    import json
+    here = globals()
+    dump('start', ('main', here))
+    lazy import json
+    lazy import colorsys
+    lazy from decimal import Decimal
+    lazy from json import dumps
+    lazy import pkg.sub.deep
+    lazy import xml.dom.minidom as minidom
+    lazy from pkg import value
+    dump('bound', ('main', here))
+    for _ in range(2):
+        lazy import shlex
+    dump('rebound', ('main', here))
+    json, dumps
+    dump('used json (imported already)', ('main', here))
+    colorsys.rgb_to_hsv
+    Decimal
+    dump('used two not imported', ('main', here))
+    import pkg
+    pkg.sub
+    dump('pkg imported, pkg.sub used', ('main', here), ('pkg', vars(pkg)))
+    pkg.sub.deep.VALUE, value
+    dump('deep used', ('main', here), ('pkg', vars(pkg)), ('pkg.sub', vars(pkg.sub)))
+    minidom.parseString
+    shlex.quote
+    dump('all used', ('main', here), ('pkg', vars(pkg)))
+''')
+
+
+def test_binding_settling_and_attaching_agree(tmp_path):
+    write_files(tmp_path, {
+        'dumping.py': STATE_DUMP,
+        'main.py': '# -*- coding: lazy -*-\n' + PROGRAM,
+        'pkg/__init__.py': 'value = 1\n',
+        'pkg/sub/__init__.py': '',
+        'pkg/sub/deep.py': 'VALUE = 2\n',
+    })
+    runs = {name: run_process([sys.executable, 'main.py'], cwd=tmp_path, check=True,
+                              extra_env={'LAZY_CODEC_PURE': pure}).stdout
+            for name, pure in (('accelerated', '0'), ('pure', '1'))}
+    assert runs['accelerated'] == runs['pure']
+    out = runs['pure']
+    # (each step changed something: the program reaches the twins)
+    assert "('json', 'LazyName', 'lazy_import')" in out and "('json', 'str', 'module')" in out
+    assert "'pkg.sub.deep'" in out and 'waiting: {}' in out
+    assert out.count('--') == 8
