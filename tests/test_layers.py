@@ -48,9 +48,8 @@ RUNTIME_ORDER = (
     'lazy_codec.runtime.accelerator',
     'lazy_codec.runtime.bytecode',
     'lazy_codec.runtime.lazy',
-    'lazy_codec.runtime.keys',
-    'lazy_codec.runtime.rebuilder',
     'lazy_codec.runtime.binding',
+    'lazy_codec.runtime.rebuilder',
     'lazy_codec.runtime.modules',
     'lazy_codec.runtime.resolution',
     'lazy_codec.runtime.lookup',
@@ -144,4 +143,4 @@ def test_the_order_test_sees_the_chain():
     # (the test above cannot pass by reading nothing)
     assert {'lazy_codec.runtime.binding', 'lazy_codec.runtime.resolution'} <= runtime_imports(
         'lazy_codec.runtime.lookup')
-    assert 'lazy_codec.runtime.keys' not in imported(ALL['lazy_codec.runtime.lazy'])  # (TYPE_CHECKING only)
+    assert 'lazy_codec.runtime.binding' not in imported(ALL['lazy_codec.runtime.lazy'])  # (TYPE_CHECKING only)

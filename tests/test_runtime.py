@@ -11,7 +11,7 @@ from conftest import ACCELERATED, COOKIE, NATIVE, run_file, run_process, write_f
 # the modules of the runtime that rewritten code calls, and their files
 RUNTIME_MODULES = {'lazy_codec.runtime', 'lazy_codec.runtime.api', 'lazy_codec.runtime.binding',
                    'lazy_codec.runtime.bytecode', 'lazy_codec.runtime.modules', 'lazy_codec.runtime.rebuilder',
-                   'lazy_codec.runtime.state', 'lazy_codec.runtime.keys', 'lazy_codec.runtime.lazy',
+                   'lazy_codec.runtime.state', 'lazy_codec.runtime.lazy',
                    'lazy_codec.runtime.resolution', 'lazy_codec.runtime.lookup',
                    # the entry ABI (lazy_codec._entry, whose names are lazy_codec.rewrite's)
                    'lazy_codec._entry', 'lazy_codec.rewrite',

@@ -7,9 +7,8 @@ modules import one way (tests/test_layers.py holds them to it).
                  only what is listed before it)
     bytecode     what a frame is doing: a load, a peek, a store
     lazy         LazyImportType, the lazy object, with 3.15's look
-    keys         the lazy key in a module dict, and the edits made on it
+    binding      the lazy key in a module dict, its edits, making a binding
     rebuilder    the thread that makes dicts plain again
-    binding      making a lazy binding
     modules      submodules through their packages, as 3.15 attaches them
     resolution   resolving a lazy object; 3.15's error shapes
     lookup       what a lookup of a lazy key does (a load resolves)

@@ -22,7 +22,7 @@ except NameError:
 
 TYPE_CHECKING = False  # (mypy reads `if TYPE_CHECKING:` blocks as true; typing is not imported)
 if TYPE_CHECKING:
-    from lazy_codec.runtime.keys import LazyName
+    from lazy_codec.runtime.binding import LazyName
 _getframe = sys._getframe
 _MISSING = object()
 

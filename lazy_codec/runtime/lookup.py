@@ -1,4 +1,4 @@
-"""What a lookup of a lazy key does (lazy_codec.runtime.keys): its compare
+"""What a lookup of a lazy key does (lazy_codec.runtime.binding): its compare
 and hash, installed on the key's class when this module loads (with the
 accelerator, the C base's compare and hash call these for what they leave).
 
@@ -13,9 +13,9 @@ Once a module's last lazy name is gone its dict is rebuilt
 import sys
 from _thread import get_ident
 
-from lazy_codec.runtime import binding, keys, rebuilder
+from lazy_codec.runtime import binding, rebuilder
 from lazy_codec.runtime.accelerator import accel
-from lazy_codec.runtime.binding import bind_alias
+from lazy_codec.runtime.binding import EscapedName, LazyName, bind_alias, plain_key, replace_key
 from lazy_codec.runtime.bytecode import (
     NAME_LOADS,
     STDLIB_SITE,
@@ -29,7 +29,6 @@ from lazy_codec.runtime.bytecode import (
     reads_key,
     store_after,
 )
-from lazy_codec.runtime.keys import EscapedName, LazyName, plain_key, replace_key
 from lazy_codec.runtime.lazy import ImportCycleError, LazyImportType, raising
 from lazy_codec.runtime.rebuilder import rebuild_later, swap_later
 from lazy_codec.runtime.resolution import import_target
@@ -49,7 +48,7 @@ _HANDLE_FROMLIST_CODE = sys.modules['_frozen_importlib']._handle_fromlist.__code
 # the modules whose own dict operations hash lazy keys (settle, bind,
 # replace_key, the rebuilder's): they never read a key, so the hash answers
 # them at once (C is given the same tuple)
-RUNTIME_GLOBALS = (globals(), vars(binding), vars(keys), vars(rebuilder))
+RUNTIME_GLOBALS = (globals(), vars(binding), vars(rebuilder))
 
 
 def key_hash(self, _getframe=_getframe, _str_hash=str.__hash__, _ours=RUNTIME_GLOBALS):

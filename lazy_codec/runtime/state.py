@@ -9,6 +9,10 @@ import sys
 from _thread import RLock
 from _weakref import ref as _weakref
 
+TYPE_CHECKING = False  # (mypy reads `if TYPE_CHECKING:` blocks as true; typing is not imported)
+if TYPE_CHECKING:
+    from typing import Any
+
 # Guards the check-then-replace of a lazy entry in a module dict (threads
 # reifying one name at once bind it once) and every table below marked
 # "under binding_lock".  Never held while importing; re-entrant, as a lookup
@@ -22,28 +26,17 @@ class Controls:
     through these slots): `mode`, 'normal' (`lazy` statements and
     __lazy_modules__) or 'all' (every eligible import); `filter`, None or
     3.15's filter, called at each potentially lazy import (falsy: eager);
-    `recorder`, None or a Recorder told of each binding and resolution (set
-    while `lazy-codec report` records)"""
+    `recorder`, None or what is told of each binding and each resolution
+    while `lazy-codec report` records (lazy_codec.tools.report.Recorder:
+    created(lazy, bound, importer), start(lazy) -> token, finish(lazy,
+    token, ok, frame))"""
 
     __slots__ = ('mode', 'filter', 'recorder')
 
     def __init__(self) -> None:
         self.mode = 'normal'
         self.filter = None
-        self.recorder: Recorder | None = None
-
-
-class Recorder:
-    """what the recorder is told (lazy_codec.tools.report's is one)"""
-
-    def created(self, lazy, bound: str, importer: str) -> None:
-        pass
-
-    def start(self, lazy) -> object:
-        return None
-
-    def finish(self, lazy, started, ok: bool, frame) -> None:
-        pass
+        self.recorder: Any = None
 
 
 controls = Controls()

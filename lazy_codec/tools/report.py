@@ -20,7 +20,7 @@ from lazy_codec.runtime import state
 # modules that the program it watches would load lazily
 
 
-class Recorder(state.Recorder):
+class Recorder:
     def __init__(self) -> None:
         self.entries: dict[int, dict] = {}  # id(lazy object) -> its record
         # the lazy objects, kept alive: a resolved one may be freed, and its id
