@@ -25,6 +25,8 @@ def entry_point(*args, **kwargs):
     is loaded, builtins.__lazy_import__ as the .pth makes it: this, through
     the .pth's `entry`, bound to the entry object (args: it, then the call's)"""
     name = args[0]
+    if 'lazy_codec.runtime.api' not in sys.modules:
+        sys.modules['_frozen_importlib']._gcd_import('lazy_codec.runtime').load()
     if type(name) is not str:
         runtime = sys.modules['_frozen_importlib']._gcd_import('lazy_codec.runtime.api')
         return runtime.dunder_lazy_import(sys._getframe(2), args[1:], kwargs)

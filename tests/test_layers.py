@@ -144,3 +144,14 @@ def test_the_order_test_sees_the_chain():
     assert {'lazy_codec.runtime.binding', 'lazy_codec.runtime.resolution'} <= runtime_imports(
         'lazy_codec.runtime.lookup')
     assert 'lazy_codec.runtime.binding' not in imported(ALL['lazy_codec.runtime.lazy'])  # (TYPE_CHECKING only)
+
+
+def test_the_runtime_loads_in_the_order_held_here():
+    # lazy_codec.runtime.load() runs LOADED_AT_START in its order: bottom first
+    with open(ALL['lazy_codec.runtime'], encoding='utf-8') as f:
+        tree = ast.parse(f.read())
+    listed = next(ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
+                  and getattr(node.targets[0], 'id', None) == 'LOADED_AT_START')
+    loaded = [f'lazy_codec.runtime.{name}' for name in listed]
+    assert loaded == [name for name in RUNTIME_ORDER if name in loaded]
+    assert set(RUNTIME_ORDER) - set(loaded) == {'lazy_codec.runtime.mode_all', 'lazy_codec.runtime.pytest_plugin'}

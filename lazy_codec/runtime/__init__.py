@@ -22,3 +22,76 @@ modules import one way (tests/test_layers.py holds them to it).
                  the code they reach that no finder loads (the main script,
                  runpy.run_path; pytest_plugin: pytest's test modules)
 """
+
+import sys
+
+# the modules the runtime loads at its first statement, bottom first: each
+# imports only modules before it (tests/test_layers.py holds them to it)
+LOADED_AT_START = (
+    'state',
+    'accelerator',
+    'bytecode',
+    'lazy',
+    'binding',
+    'rebuilder',
+    'modules',
+    'resolution',
+    'lookup',
+    'api',
+)
+
+
+def load() -> None:
+    """load the runtime (LOADED_AT_START), each module from its cached
+    bytecode where that is up to date: read, checked against its source's
+    size and time, and run, as importlib's source loader does, but without
+    the Python layers of the import system between (finding, the spec, the
+    loader's calls), which cost about as much as the module's own code (at
+    the first lazy statement: 1.1 M instructions on 3.11).  A module whose
+    cache is missing, stale or hash-based is imported as any module is.
+    Each is a normal module: its spec, loader, __file__ and __cached__ are
+    importlib's, it can be reloaded, and it is run under importlib's lock
+    for its name, with its spec marked initializing meanwhile."""
+    for name in LOADED_AT_START:
+        fullname = f'{__name__}.{name}'
+        if fullname not in sys.modules:
+            _load_cached(fullname, name)
+
+
+_bootstrap = sys.modules['_frozen_importlib']
+_external = sys.modules['_frozen_importlib_external']
+_HERE = __path__[0]
+
+
+def _load_cached(fullname: str, name: str) -> None:
+    source = _external._path_join(_HERE, name + '.py')
+    try:
+        cached = _external.cache_from_source(source)
+        status = _external._path_stat(source)
+        with _external._io.open_code(cached) as file:
+            data = file.read()
+        if _external._classify_pyc(data, fullname, {}) != 0:  # (hash-based: importlib decides)
+            raise ImportError(fullname)
+        _external._validate_timestamp_pyc(data, int(status.st_mtime), status.st_size, fullname, {})
+    except (ImportError, OSError, EOFError):
+        _bootstrap._gcd_import(fullname)
+        return
+    code = _external.marshal.loads(memoryview(data)[16:])
+    _external._imp._fix_co_filename(code, source)
+    spec = _bootstrap.ModuleSpec(fullname, _external.SourceFileLoader(fullname, source), origin=source)
+    spec.cached = cached
+    spec.has_location = True
+    with _bootstrap._ModuleLockManager(fullname):
+        if fullname in sys.modules:
+            return  # (another thread loaded it meanwhile)
+        module = _bootstrap.module_from_spec(spec)
+        spec._initializing = True
+        sys.modules[fullname] = module
+        try:
+            exec(code, module.__dict__)
+        except BaseException:
+            sys.modules.pop(fullname, None)
+            raise
+        finally:
+            spec._initializing = False
+        setattr(sys.modules[__name__], name, module)
