@@ -63,13 +63,14 @@ static struct {
     PyObject *py_bind, *py_key_eq, *py_key_hash;
     PyTypeObject *live_keys_type; /* state.LiveKeys */
     PyObject *entry_name;
+    PyObject *kind_import, *kind_from, *kind_origin; /* lazy.IMPORT, FROM, ORIGIN: `_kind` values */
     PyObject *dict_iteration_names; /* frozenset: see bytecode.in_dict_loop */
     PyObject *comprehensions;       /* tuple of code names */
     unsigned char simple_loads[256]; /* LOAD_GLOBAL, LOAD_NAME */
     unsigned char plain_peeks[256];  /* where lookup.key_eq answers True and does nothing */
     int extended_arg;
     /* slot offsets of LazyImportType, LiveKeys and Controls */
-    Py_ssize_t o_name, o_statement, o_globals, o_filename, o_lineno, o_submodule, o_base, o_key,
+    Py_ssize_t o_name, o_kind, o_statement, o_globals, o_filename, o_lineno, o_submodule, o_base, o_key,
         o_from, o_shown, o_attached, o_count, o_mode, o_filter, o_recorder;
     int ready;
 } S;
@@ -463,9 +464,7 @@ settle_held(KeyObject *key, PyObject *name, PyObject *lazy)
     PyObject *module, *value, *attr = NULL;
     if (base == Py_None) {
         /* `import m as v`, m a top-level name: sys.modules' module */
-        PyObject *statement = SLOT(lazy, S.o_statement);
-        if (!PyUnicode_CheckExact(statement) || PyUnicode_GET_LENGTH(statement) < 7 ||
-            PyUnicode_READ_CHAR(statement, 0) != 'i')
+        if (SLOT(lazy, S.o_kind) != S.kind_import)
             return 0;
         Py_ssize_t dot = PyUnicode_FindChar(target, '.', 0, PyUnicode_GET_LENGTH(target), 1);
         if (dot != -1) {
@@ -660,13 +659,14 @@ static PyTypeObject KeyBase_Type = {
 /* -- a lazy statement ----------------------------------------------------- */
 
 static PyObject *
-new_lazy_of(PyObject *name, PyObject *statement, PyObject *globals, PyObject *filename, PyObject *lineno,
-            PyObject *base, PyObject *submodule)
+new_lazy_of(PyObject *kind, PyObject *name, PyObject *statement, PyObject *globals, PyObject *filename,
+            PyObject *lineno, PyObject *base, PyObject *submodule)
 {
     PyObject *lazy = S.lazy_import->tp_alloc(S.lazy_import, 0);
     if (lazy == NULL)
         return NULL;
     set_slot(lazy, S.o_name, name);
+    set_slot(lazy, S.o_kind, kind);
     set_slot(lazy, S.o_statement, statement);
     set_slot(lazy, S.o_globals, globals);
     set_slot(lazy, S.o_filename, filename);
@@ -682,10 +682,10 @@ new_lazy_of(PyObject *name, PyObject *statement, PyObject *globals, PyObject *fi
 
 /* lazy.new_lazy */
 static PyObject *
-new_lazy(PyObject *name, PyObject *statement, PyObject *globals, PyObject *filename, PyObject *lineno,
-         PyObject *base)
+new_lazy(PyObject *kind, PyObject *name, PyObject *statement, PyObject *globals, PyObject *filename,
+         PyObject *lineno, PyObject *base)
 {
-    return new_lazy_of(name, statement, globals, filename, lineno, base, Py_None);
+    return new_lazy_of(kind, name, statement, globals, filename, lineno, base, Py_None);
 }
 
 /* binding.bind, for a name not bound in `namespace` yet (otherwise, the
@@ -906,7 +906,8 @@ attach(PyObject *parent, PyObject *child, PyObject *full, PyObject *origin)
             failed = 1;
         else if (!bound) {
             PyObject *statement = import_statement(full);
-            PyObject *lazy = statement ? new_lazy(full, statement, namespace, SLOT(origin, S.o_filename),
+            PyObject *lazy = statement ? new_lazy(S.kind_import, full, statement, namespace,
+                                                  SLOT(origin, S.o_filename),
                                                   SLOT(origin, S.o_lineno), Py_None)
                                        : NULL;
             if (lazy != NULL)
@@ -1064,7 +1065,7 @@ attach_submodules_from(PyObject *dotted, PyObject *origin)
 static int
 attach_submodules(PyObject *dotted, PyObject *globals, PyObject *filename, PyObject *lineno)
 {
-    PyObject *origin = new_lazy(dotted, s_empty, globals, filename, lineno, Py_None);
+    PyObject *origin = new_lazy(S.kind_origin, dotted, s_empty, globals, filename, lineno, Py_None);
     if (origin == NULL)
         return -1;
     int failed = attach_submodules_from(dotted, origin);
@@ -1104,7 +1105,8 @@ import_fast(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int expl
          * stops at a); `import a.b.c as d` binds d to a.b.c */
         PyObject *top = asname == Py_None && dot >= 0 ? PyUnicode_Substring(name, 0, dot) : NULL;
         PyObject *statement = import_statement(top != NULL ? top : name);
-        PyObject *lazy = statement ? new_lazy_of(name, statement, namespace, filename, lineno, Py_None,
+        PyObject *lazy = statement ? new_lazy_of(S.kind_import, name, statement, namespace, filename, lineno,
+                                                 Py_None,
                                                  top != NULL ? name : Py_None)
                                    : NULL;
         failed = lazy == NULL;
@@ -1275,7 +1277,8 @@ from_fast(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int explic
         }
         PyObject *full = PyUnicode_FromFormat("%U.%U", base, attr);
         PyObject *statement = full ? PyUnicode_FromFormat("from %U%U import %U as v", dots, module, attr) : NULL;
-        PyObject *lazy = statement ? new_lazy(full, statement, namespace, filename, lineno, base) : NULL;
+        PyObject *lazy =
+            statement ? new_lazy(S.kind_from, full, statement, namespace, filename, lineno, base) : NULL;
         int done = lazy == NULL ? 0 : loaded(full, NULL);
         failed = lazy == NULL || done < 0 || (!done && PySet_Add(S.lazy_modules, full) < 0) ||
                  bind(namespace, bound, lazy) < 0;
@@ -1397,6 +1400,16 @@ accel_setup(PyObject *module, PyObject *config)
     TAKE(dict_iteration_names, "dict_iteration_names")
     TAKE(comprehensions, "comprehensions")
 #undef TAKE
+    PyObject *kinds = take(config, "kinds");
+    if (kinds == NULL)
+        return NULL;
+    int kinds_ok = PyArg_ParseTuple(kinds, "UUU:kinds", &S.kind_import, &S.kind_from, &S.kind_origin);
+    Py_XINCREF(S.kind_import);
+    Py_XINCREF(S.kind_from);
+    Py_XINCREF(S.kind_origin);
+    Py_DECREF(kinds);
+    if (!kinds_ok)
+        return NULL;
     PyObject *lock = take(config, "binding_lock");
     if (lock == NULL)
         return NULL;
@@ -1423,7 +1436,8 @@ accel_setup(PyObject *module, PyObject *config)
     if (opcode_table(loads, S.simple_loads) < 0 || opcode_table(peeks, S.plain_peeks) < 0)
         return NULL;
     PyTypeObject *lt = S.lazy_import;
-    if (slot_offset(lt, "_name", &S.o_name) || slot_offset(lt, "_statement", &S.o_statement) ||
+    if (slot_offset(lt, "_name", &S.o_name) || slot_offset(lt, "_kind", &S.o_kind) ||
+        slot_offset(lt, "_statement", &S.o_statement) ||
         slot_offset(lt, "_globals", &S.o_globals) || slot_offset(lt, "_filename", &S.o_filename) ||
         slot_offset(lt, "_lineno", &S.o_lineno) || slot_offset(lt, "_submodule", &S.o_submodule) ||
         slot_offset(lt, "_base", &S.o_base) || slot_offset(lt, "_key", &S.o_key) ||

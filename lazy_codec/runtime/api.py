@@ -18,7 +18,16 @@ from lazy_codec.runtime import lookup, state
 from lazy_codec.runtime.accelerator import accel
 from lazy_codec.runtime.binding import bind, bind_where_stored
 from lazy_codec.runtime.bytecode import at_module_level
-from lazy_codec.runtime.lazy import LazyImportType, import_from, new_lazy, projection
+from lazy_codec.runtime.lazy import (
+    DUNDER,
+    FROM,
+    IMPORT,
+    ORIGIN,
+    LazyImportType,
+    import_from,
+    new_lazy,
+    projection,
+)
 from lazy_codec.runtime.modules import attach, attach_submodules
 from lazy_codec.runtime.resolution import statement_code
 from lazy_codec.runtime.state import controls, initializing, lazy_modules, loaded
@@ -140,6 +149,7 @@ def _import(frame, aliases, explicit: bool, line: int) -> None:
         if asname is None:
             top = dotted.partition('.')[0]
             lazy = new_lazy(
+                IMPORT,
                 dotted,
                 f'import {top} as v',
                 frame.f_globals,
@@ -149,7 +159,7 @@ def _import(frame, aliases, explicit: bool, line: int) -> None:
             )
             bound = top
         else:
-            lazy = new_lazy(dotted, f'import {dotted} as v', frame.f_globals, filename, line)
+            lazy = new_lazy(IMPORT, dotted, f'import {dotted} as v', frame.f_globals, filename, line)
             bound = asname
         if not loaded(dotted):
             lazy_modules.add(dotted)
@@ -180,7 +190,7 @@ def _from(frame, module: str, level: int, aliases, explicit: bool, line: int) ->
     if not loaded(base):
         lazy_modules.add(base)
         if '.' in base:
-            attach_submodules(base, new_lazy(base, '', frame.f_globals, filename, line))
+            attach_submodules(base, new_lazy(ORIGIN, base, '', frame.f_globals, filename, line))
     # 3.15 binds at once what an imported module's dict already has (never
     # its module __getattr__, which could read names still being resolved)
     loaded_dict = getattr(imported, '__dict__', None) if imported is not None else None
@@ -200,9 +210,15 @@ def _from(frame, module: str, level: int, aliases, explicit: bool, line: int) ->
             ):
                 # a submodule imported, then deleted from its package: 3.15
                 # makes `pkg.sub` reach it again
-                attach(imported, attr, full, new_lazy(full, '', frame.f_globals, filename, line))
+                attach(imported, attr, full, new_lazy(ORIGIN, full, '', frame.f_globals, filename, line))
         lazy = new_lazy(
-            full, f'from {"." * level}{module} import {attr} as v', frame.f_globals, filename, line, base=base
+            FROM,
+            full,
+            f'from {"." * level}{module} import {attr} as v',
+            frame.f_globals,
+            filename,
+            line,
+            base=base,
         )
         if not loaded(full):
             lazy_modules.add(full)
@@ -263,6 +279,7 @@ def dunder_lazy_import(frame, args: tuple, kwargs: dict):
     # resolved as 3.15 resolves it: one call of the __import__ of these
     # globals' builtins, with the fromlist as given (a str made a tuple)
     lazy = new_lazy(
+        DUNDER,
         base,
         f'v = __import__({base!r}, g, g, {names!r}, 0)',
         globals_,
@@ -422,6 +439,7 @@ def _accelerate() -> None:
             'our_hooks': (__lazy_import__, _PTH_LAZY_IMPORT, _NATIVE_LAZY_IMPORT),
             'builtin_import': __import__('builtins').__import__,
             'entry_name': ENTRY_NAME,
+            'kinds': (IMPORT, FROM, ORIGIN),  # (the lazy objects C makes)
             'dict_iteration_names': bytecode.DICT_ITERATION_NAMES,
             'comprehensions': bytecode.COMPREHENSIONS,
             'simple_loads': bytecode.NAME_LOADS,

@@ -83,12 +83,22 @@ for _cls, _name in ((_BoundResolve, 'builtin_function_or_method'), (_Resolve, 'm
     _cls.__module__ = 'builtins'
 
 
+# what a lazy object stands for: its `_kind` (C sets and compares the same
+# objects, handed over at setup)
+IMPORT = 'import'  # `import a.b.c as v` (a `lazy import`, a submodule attached to its package)
+FROM = 'from'  # `from m import x as v` (a `lazy from`)
+DUNDER = 'dunder'  # what __lazy_import__ returned: `v = __import__(name, g, g, fromlist, 0)`
+PROJECTION = 'projection'  # `attr` of a lazy object a replaced __lazy_import__ gave (see projection)
+ORIGIN = 'origin'  # no statement: where one was, for an attached submodule's errors to point at
+
+
 class LazyImportType:
     """a lazy import's binding before first use (3.15's types.LazyImportType;
     its docstring, below, is 3.15's)"""
 
     __slots__ = (
         '_name',
+        '_kind',
         '_statement',
         '_globals',
         '_filename',
@@ -102,6 +112,7 @@ class LazyImportType:
     )
     if TYPE_CHECKING:  # (the slots' types, for mypy: no __annotations__ at run time)
         _name: str  # what it imports (a module, or module.name for a `from`)
+        _kind: str  # IMPORT, FROM, DUNDER, PROJECTION or ORIGIN (above)
         _statement: str  # the statement a first use runs: `import x as v`, `from m import x as v`
         _globals: dict  # the importer's globals
         _filename: str
@@ -158,16 +169,17 @@ LazyImportType.__module__ = 'builtins'
 def attached_lazy(full: str, package_dict: dict, origin: LazyImportType) -> LazyImportType:
     """the lazy object of a submodule bound in its package (see
     modules.attach): it imports `full`; an error points at `origin`'s line"""
-    lazy = new_lazy(full, f'import {full} as v', package_dict, origin._filename, origin._lineno)
+    lazy = new_lazy(IMPORT, full, f'import {full} as v', package_dict, origin._filename, origin._lineno)
     lazy._attached = True
     return lazy
 
 
-def new_lazy(name, statement, globals_, filename, lineno, submodule=None, base=None) -> LazyImportType:
-    """the lazy object for `statement` (`import x as v`, `from m import x as
-    v`) written at `lineno` of `filename`, which imports `name`"""
+def new_lazy(kind, name, statement, globals_, filename, lineno, submodule=None, base=None) -> LazyImportType:
+    """the lazy object of `kind` for `statement` (`import x as v`, `from m
+    import x as v`) written at `lineno` of `filename`, which imports `name`"""
     lazy = object.__new__(LazyImportType)
     lazy._name = name
+    lazy._kind = kind
     lazy._statement = statement
     lazy._globals = globals_
     lazy._filename = filename
@@ -203,6 +215,7 @@ def projection(source: LazyImportType, attr: str, frame) -> LazyImportType:
     __lazy_import__ returned (`lazy import a.b as c`, `lazy from a import b`):
     resolving it resolves `source`, then imports `attr` from what that gave"""
     lazy = new_lazy(
+        PROJECTION,
         f'{source._shown or source._name}.{attr}',
         attr,
         source._globals,

@@ -12,7 +12,7 @@ from types import CodeType, TracebackType
 from lazy_codec.runtime import lazy as lazy_objects
 from lazy_codec.runtime.binding import rebind
 from lazy_codec.runtime.bytecode import name_loaded_for_attribute
-from lazy_codec.runtime.lazy import LazyImportType, import_from
+from lazy_codec.runtime.lazy import DUNDER, IMPORT, LazyImportType, import_from
 from lazy_codec.runtime.modules import attach_submodules, check_package, import_named_submodule
 from lazy_codec.runtime.state import lazy_modules, loaded, statement_code_ids
 
@@ -56,7 +56,7 @@ def import_target(lazy: LazyImportType):
     # globals, as on 3.15 (click's own import test reads `__name__` there),
     # with the statement's own store kept apart; __lazy_import__'s statements
     # pass `g` themselves
-    namespace = {'g': lazy._globals} if '__import__(' in lazy._statement else _ModuleLocals(lazy._globals)
+    namespace = {'g': lazy._globals} if lazy._kind is DUNDER else _ModuleLocals(lazy._globals)
     try:
         if lazy._base is not None:
             import_named_submodule(lazy)
@@ -64,7 +64,7 @@ def import_target(lazy: LazyImportType):
         value = dict.__getitem__(namespace, 'v')
         if type(value) is LazyImportType:  # what a replaced __import__ returned
             value = value.resolve()
-        if lazy._submodule is not None and lazy._statement.startswith('import '):
+        if lazy._submodule is not None and lazy._kind is IMPORT:
             check_package(value, lazy._submodule)  # (a statement's, not __lazy_import__'s)
     except BaseException as exc:
         return None, _chained(exc, lazy, code, handling is not None)
