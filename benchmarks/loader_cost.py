@@ -32,7 +32,7 @@ MODULES = 300
 def venv(python: str, where: str, install: bool) -> str:
     vpy = os.path.join(where, 'bin', 'python')
     pip = [vpy, '-m', 'pip']
-    if subprocess.run([python, '-m', 'venv', where], stderr=subprocess.DEVNULL).returncode != 0:
+    if subprocess.run([python, '-m', 'venv', where], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode != 0:
         # no ensurepip (Debian's interpreters): this interpreter's pip installs there
         subprocess.run([python, '-m', 'venv', '--clear', '--without-pip', where], check=True)
         pip = [sys.executable, '-m', 'pip', '--python', vpy]
