@@ -14,6 +14,7 @@ interpreter being measured, with lazy_codec installed.  Prints one JSON object.
 * steady state, module fully resolved: lazy/eager loop time when every lazy
   name of the module has been used (the dict is back to its fast form)
 """
+
 from __future__ import annotations
 
 import argparse
@@ -73,8 +74,12 @@ def stdlib_corpus(repeat: int) -> dict:
         files += 1
         total_decode += _best(lambda: decode(COOKIE + data), repeat)
         total_compile += _best(lambda: compile(code_text, path, 'exec', dont_inherit=True), 1)
-    return {'files': files, 'decode_s': total_decode, 'compile_s': total_compile,
-            'ratio': total_decode / total_compile}
+    return {
+        'files': files,
+        'decode_s': total_decode,
+        'compile_s': total_compile,
+        'ratio': total_decode / total_compile,
+    }
 
 
 def reference_lazy_modules(repeat: int) -> dict | None:
@@ -102,8 +107,11 @@ def reference_lazy_modules(repeat: int) -> dict | None:
         total_decode += d
         total_compile += c
         checked.append((os.path.relpath(path, root), round(d / c, 3)))
-    return {'files': len(checked), 'per_file': checked,
-            'ratio': total_decode / total_compile if total_compile else None}
+    return {
+        'files': len(checked),
+        'per_file': checked,
+        'ratio': total_decode / total_compile if total_compile else None,
+    }
 
 
 def scaling(repeat: int) -> dict:
@@ -127,7 +135,7 @@ def scaling(repeat: int) -> dict:
     return out
 
 
-STEADY = '''{COOKIE}{L}import json
+STEADY = """{COOKIE}{L}import json
 {L}from json import dumps
 
 def call_attr(x):
@@ -139,7 +147,7 @@ def call_from(x):
 def loop(fn, n):
     for i in range(n):
         fn(i)
-'''
+"""
 
 
 def steady_resolved(repeat: int) -> dict:
@@ -150,6 +158,7 @@ def steady_resolved(repeat: int) -> dict:
     sys.path.insert(0, directory)
     import hot_e
     import hot_l
+
     hot_l.loop(hot_l.call_attr, 10)
     hot_l.loop(hot_l.call_from, 10)  # first use: every lazy name resolved
     assert all(type(k) is str for k in vars(hot_l))
@@ -158,8 +167,11 @@ def steady_resolved(repeat: int) -> dict:
         ratios = []
         for _ in range(repeat):
             lazy_fn, eager_fn = getattr(hot_l, f'call_{kind}'), getattr(hot_e, f'call_{kind}')
-            t0 = clock(); hot_l.loop(lazy_fn, 50_000); t1 = clock()
-            hot_e.loop(eager_fn, 50_000); t2 = clock()
+            t0 = clock()
+            hot_l.loop(lazy_fn, 50_000)
+            t1 = clock()
+            hot_e.loop(eager_fn, 50_000)
+            t2 = clock()
             ratios.append((t1 - t0) / (t2 - t1))
         out[kind] = {'median': statistics.median(ratios), 'min': min(ratios), 'max': max(ratios)}
     return out

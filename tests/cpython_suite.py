@@ -38,11 +38,10 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
-REFERENCE = os.path.expanduser(
-    "~/.cache/reference-pythons/root/usr/lib/python3.15/test/test_lazy_import")
-DEFAULT_PYTHON = os.path.join(REPO, ".venvs", "3.11", "bin", "python")
-ADAPTER = os.path.join(HERE, "cpython_suite_adapter.py")
-COOKIE = "# -*- coding: lazy -*-\n"
+REFERENCE = os.path.expanduser('~/.cache/reference-pythons/root/usr/lib/python3.15/test/test_lazy_import')
+DEFAULT_PYTHON = os.path.join(REPO, '.venvs', '3.11', 'bin', 'python')
+ADAPTER = os.path.join(HERE, 'cpython_suite_adapter.py')
+COOKIE = '# -*- coding: lazy -*-\n'
 TIMEOUT = 900
 
 TEST_PACKAGE_INIT = '''\
@@ -56,29 +55,29 @@ cpython_suite_adapter.add_missing_helpers()
 
 def add_cookie(text):
     """The cookie as the first line, or the second after a shebang."""
-    if text.startswith("#!"):
-        first, newline, rest = text.partition("\n")
-        return first + "\n" + COOKIE + rest
+    if text.startswith('#!'):
+        first, newline, rest = text.partition('\n')
+        return first + '\n' + COOKIE + rest
     return COOKIE + text
 
 
 def copy_suite(source, root):
     """Copy SOURCE to ROOT/test/test_lazy_import, the cookie added to each .py file."""
-    package = os.path.join(root, "test")
+    package = os.path.join(root, 'test')
     os.makedirs(package)
-    with open(os.path.join(package, "__init__.py"), "w", encoding="utf-8") as f:
+    with open(os.path.join(package, '__init__.py'), 'w', encoding='utf-8') as f:
         f.write(TEST_PACKAGE_INIT)
-    target = os.path.join(package, "test_lazy_import")
-    shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
+    target = os.path.join(package, 'test_lazy_import')
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns('__pycache__'))
     for directory, _, names in os.walk(target):
         for name in names:
-            if name.endswith(".py"):
+            if name.endswith('.py'):
                 path = os.path.join(directory, name)
-                with open(path, "rb") as f:
+                with open(path, 'rb') as f:
                     data = f.read()
-                text = add_cookie(data.decode("utf-8"))
-                with open(path, "wb") as f:
-                    f.write(text.encode("utf-8"))
+                text = add_cookie(data.decode('utf-8'))
+                with open(path, 'wb') as f:
+                    f.write(text.encode('utf-8'))
     shutil.copy(ADAPTER, root)
 
 
@@ -89,50 +88,66 @@ def copy_suite(source, root):
 # named here is matched by PATTERNS against its own source; failing that, it is
 # reported as "not categorized" with its message, to be looked at.
 
-DOCUMENTED = "README limit: "
-REAL = "a real difference: "
+DOCUMENTED = 'README limit: '
+REAL = 'a real difference: '
 
 CATEGORIES = [
-    ("uses exec(str)/compile(str): a codec cannot see str source", {
-        "test_lazy_import_exec_at_module_level", "test_lazy_import_exec_in_class",
-        "test_lazy_import_exec_in_function", "test_deeply_dotted_name",
-        "test_cached_lazy_attribute_tracks_its_target",
-        "test_add_lazy_to_exec_builtins_after_specialization",
-        "test_add_lazy_to_exec_globals_after_specialization",
-        "test_cached_import_releases_builtins", "test_namespace_import_hooks",
-        "test_declare", "test_concurrent_lazy_modules_dict_updates"}),
-    ("checks 3.15's bytecode (dis of compile('lazy import foo'))", {
-        "test_lazy_import_dis"}),
-    ("needs a 3.15-only C API (_testcapi.PyImport_*LazyImports*, "
-     "_testcapi.lazy_import_without_frame)", {
-        "test_set_matches_sys", "test_filter_matches_sys", "test_set_bad_filter",
-        "test_dunder_lazy_import_without_frame"}),
-    ("needs a 3.15-only API (_imp._set_lazy_attributes)", {
-        "test_set_lazy_attributes"}),
-    (DOCUMENTED + "a lazy object first used at interpreter exit, after the modules "
-     "were torn down (a contextvar's __del__), is not resolved: the runtime is "
-     "Python code, gone by then", {"test_resolve"}),
-    (REAL + "'lazy import a.b.c' with a.b a module (not a package) that has an "
-     "attribute c: a.b.c is the attribute, 3.15 raises ModuleNotFoundError "
-     "('a.b' is not a package)", {"test_invalid_descendant_retries"}),
+    (
+        'uses exec(str)/compile(str): a codec cannot see str source',
+        {
+            'test_lazy_import_exec_at_module_level',
+            'test_lazy_import_exec_in_class',
+            'test_lazy_import_exec_in_function',
+            'test_deeply_dotted_name',
+            'test_cached_lazy_attribute_tracks_its_target',
+            'test_add_lazy_to_exec_builtins_after_specialization',
+            'test_add_lazy_to_exec_globals_after_specialization',
+            'test_cached_import_releases_builtins',
+            'test_namespace_import_hooks',
+            'test_declare',
+            'test_concurrent_lazy_modules_dict_updates',
+        },
+    ),
+    ("checks 3.15's bytecode (dis of compile('lazy import foo'))", {'test_lazy_import_dis'}),
+    (
+        'needs a 3.15-only C API (_testcapi.PyImport_*LazyImports*, _testcapi.lazy_import_without_frame)',
+        {
+            'test_set_matches_sys',
+            'test_filter_matches_sys',
+            'test_set_bad_filter',
+            'test_dunder_lazy_import_without_frame',
+        },
+    ),
+    ('needs a 3.15-only API (_imp._set_lazy_attributes)', {'test_set_lazy_attributes'}),
+    (
+        DOCUMENTED + 'a lazy object first used at interpreter exit, after the modules '
+        "were torn down (a contextvar's __del__), is not resolved: the runtime is "
+        'Python code, gone by then',
+        {'test_resolve'},
+    ),
+    (
+        REAL + "'lazy import a.b.c' with a.b a module (not a package) that has an "
+        'attribute c: a.b.c is the attribute, 3.15 raises ModuleNotFoundError '
+        "('a.b' is not a package)",
+        {'test_invalid_descendant_retries'},
+    ),
 ]
 
 # For tests not named above (a later copy of CPython's suite): the test's own source.
 PATTERNS = [
-    ("uses exec(str)/compile(str): a codec cannot see str source",
-     r"\b(exec|compile)\("),
-    ("needs a 3.15-only C API (_testcapi)", r"_testcapi\."),
+    ('uses exec(str)/compile(str): a codec cannot see str source', r'\b(exec|compile)\('),
+    ('needs a 3.15-only C API (_testcapi)', r'_testcapi\.'),
 ]
 
 
 def test_sources(path):
     """{test name: its source text} for each ``def test_...`` in PATH (read as text:
     3.11's ast cannot parse 3.15's syntax, should a file use it)."""
-    with open(path, encoding="utf-8") as f:
+    with open(path, encoding='utf-8') as f:
         lines = f.read().splitlines()
     sources = {}
     for i, line in enumerate(lines):
-        m = re.match(r"(\s*)def (test_\w+)\(", line)
+        m = re.match(r'(\s*)def (test_\w+)\(', line)
         if not m:
             continue
         indent = len(m.group(1))
@@ -142,45 +157,50 @@ def test_sources(path):
             if other.strip() and len(other) - len(other.lstrip()) <= indent:
                 break
             end += 1
-        sources[m.group(2)] = "\n".join(lines[i:end])
+        sources[m.group(2)] = '\n'.join(lines[i:end])
     return sources
 
 
 def categorize(record, sources):
-    name = record["id"].rsplit(".", 1)[-1]
+    name = record['id'].rsplit('.', 1)[-1]
     for category, names in CATEGORIES:
         if name in names:
             return category
     for category, pattern in PATTERNS:
-        if re.search(pattern, sources.get(name, "")):
-            return category + " (by pattern)"
-    return "not categorized: " + last_line(record["message"])[:150]
+        if re.search(pattern, sources.get(name, '')):
+            return category + ' (by pattern)'
+    return 'not categorized: ' + last_line(record['message'])[:150]
 
 
 def last_line(message):
-    lines = [l for l in message.splitlines() if l.strip() and l.strip() != "---"]
-    return lines[-1].strip() if lines else ""
+    lines = [l for l in message.splitlines() if l.strip() and l.strip() != '---']
+    return lines[-1].strip() if lines else ''
 
 
 # -- running ---------------------------------------------------------------------------
 
+
 def run_suite(python, source, tests=(), keep=False):
-    root = tempfile.mkdtemp(prefix="cpython_lazy_suite_")
+    root = tempfile.mkdtemp(prefix='cpython_lazy_suite_')
     try:
         copy_suite(source, root)
-        results = os.path.join(root, "results.json")
+        results = os.path.join(root, 'results.json')
         env = dict(os.environ)
-        env.pop("PYTHONPATH", None)
-        env.pop("PYTHON_LAZY_IMPORTS", None)
+        env.pop('PYTHONPATH', None)
+        env.pop('PYTHON_LAZY_IMPORTS', None)
         proc = subprocess.run(
-            [python, os.path.join(root, "cpython_suite_adapter.py"), results]
-            + ["test.test_lazy_import." + test for test in tests],
-            cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            timeout=TIMEOUT)
-        log = proc.stdout.decode("utf-8", "replace")
+            [python, os.path.join(root, 'cpython_suite_adapter.py'), results]
+            + ['test.test_lazy_import.' + test for test in tests],
+            cwd=root,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            timeout=TIMEOUT,
+        )
+        log = proc.stdout.decode('utf-8', 'replace')
         if not os.path.exists(results):
-            raise RuntimeError("the suite wrote no results; its output:\n" + log)
-        with open(results, encoding="utf-8") as f:
+            raise RuntimeError('the suite wrote no results; its output:\n' + log)
+        with open(results, encoding='utf-8') as f:
             return json.load(f), log, root
     finally:
         if not keep:
@@ -188,52 +208,60 @@ def run_suite(python, source, tests=(), keep=False):
 
 
 def summarize(python, records, sources):
-    counts = {"pass": 0, "fail": 0, "error": 0, "skip": 0}
+    counts = {'pass': 0, 'fail': 0, 'error': 0, 'skip': 0}
     for record in records:
-        counts[record["outcome"]] += 1
-        if record["outcome"] != "pass":
-            record["category"] = categorize(record, sources)
+        counts[record['outcome']] += 1
+        if record['outcome'] != 'pass':
+            record['category'] = categorize(record, sources)
     by_category = {}
     for record in records:
-        if "category" in record:
-            by_category.setdefault(record["category"], []).append(record)
+        if 'category' in record:
+            by_category.setdefault(record['category'], []).append(record)
     return {
-        "python": python,
-        "total": len(records),
-        "passed": counts["pass"], "failed": counts["fail"],
-        "errors": counts["error"], "skipped": counts["skip"],
-        "categories": {c: len(rs) for c, rs in sorted(by_category.items(),
-                                                          key=lambda i: -len(i[1]))},
-        "tests": [{k: r.get(k, "") for k in ("id", "outcome", "category", "message")}
-                  for r in records],
+        'python': python,
+        'total': len(records),
+        'passed': counts['pass'],
+        'failed': counts['fail'],
+        'errors': counts['error'],
+        'skipped': counts['skip'],
+        'categories': {c: len(rs) for c, rs in sorted(by_category.items(), key=lambda i: -len(i[1]))},
+        'tests': [{k: r.get(k, '') for k in ('id', 'outcome', 'category', 'message')} for r in records],
     }
 
 
 def print_summary(summary, verbose):
-    print("%(python)s: %(total)d tests, %(passed)d passed, %(failed)d failed, "
-          "%(errors)d errors, %(skipped)d skipped" % summary)
-    for category, count in summary["categories"].items():
-        print("  %3d  %s" % (count, category))
+    print(
+        '%(python)s: %(total)d tests, %(passed)d passed, %(failed)d failed, '
+        '%(errors)d errors, %(skipped)d skipped' % summary
+    )
+    for category, count in summary['categories'].items():
+        print('  %3d  %s' % (count, category))
     print()
-    for test in summary["tests"]:
-        if test["outcome"] != "pass":
-            print("%-5s %s: %s" % (test["outcome"], test["id"].replace(
-                "test.test_lazy_import.", ""), test["category"]))
+    for test in summary['tests']:
+        if test['outcome'] != 'pass':
+            print(
+                '%-5s %s: %s'
+                % (test['outcome'], test['id'].replace('test.test_lazy_import.', ''), test['category'])
+            )
             if verbose:
-                print("        " + last_line(test["message"])[:200])
+                print('        ' + last_line(test['message'])[:200])
 
 
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--python", default=DEFAULT_PYTHON,
-                        help="interpreter with lazy_codec installed (default: %(default)s)")
-    parser.add_argument("--json", help="write the results as JSON to this file")
-    parser.add_argument("--keep", action="store_true",
-                        help="keep the temporary directory and print its path")
-    parser.add_argument("tests", nargs="*", metavar="TEST",
-                        help="only these, e.g. LazyImportTests.test_basic_unused")
-    parser.add_argument("-v", "--verbose", action="store_true",
-                        help="print each failing test's message and the suite's log")
+    parser.add_argument(
+        '--python',
+        default=DEFAULT_PYTHON,
+        help='interpreter with lazy_codec installed (default: %(default)s)',
+    )
+    parser.add_argument('--json', help='write the results as JSON to this file')
+    parser.add_argument('--keep', action='store_true', help='keep the temporary directory and print its path')
+    parser.add_argument(
+        'tests', nargs='*', metavar='TEST', help='only these, e.g. LazyImportTests.test_basic_unused'
+    )
+    parser.add_argument(
+        '-v', '--verbose', action='store_true', help="print each failing test's message and the suite's log"
+    )
     args = parser.parse_args(argv)
 
     if not os.path.isdir(REFERENCE):
@@ -242,20 +270,19 @@ def main(argv):
     python = args.python
     if os.sep not in python:
         python = shutil.which(python) or python
-    python = os.path.abspath(python)      # the suite runs in its temp dir
+    python = os.path.abspath(python)  # the suite runs in its temp dir
     records, log, root = run_suite(python, REFERENCE, args.tests, args.keep)
     if args.verbose:
         print(log)
     if args.keep:
-        print("kept", root)
-    summary = summarize(python, records,
-                        test_sources(os.path.join(REFERENCE, "__init__.py")))
+        print('kept', root)
+    summary = summarize(python, records, test_sources(os.path.join(REFERENCE, '__init__.py')))
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
+        with open(args.json, 'w', encoding='utf-8') as f:
             json.dump(summary, f, indent=1)
     print_summary(summary, args.verbose)
     return 0
 
 
-if __name__ == "__main__":
+if __name__ == '__main__':
     sys.exit(main(sys.argv[1:]))

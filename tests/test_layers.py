@@ -7,6 +7,7 @@ which (every import, at module level or in a function, is read).
     the top   (lazy_codec/*.py: the entry ABI, the codec glue, _startup,
               _abi1, coverage_plugin, __main__) anything
 """
+
 import ast
 import os
 
@@ -33,8 +34,12 @@ def modules():
             if name.endswith('.py'):
                 path = os.path.join(directory, name)
                 relative = os.path.relpath(path, os.path.dirname(ROOT))[:-3].replace(os.sep, '.')
-                yield relative.removesuffix('.__init__') if hasattr(str, 'removesuffix') else (
-                    relative[:-len('.__init__')] if relative.endswith('.__init__') else relative), path
+                yield (
+                    relative.removesuffix('.__init__')
+                    if hasattr(str, 'removesuffix')
+                    else (relative[: -len('.__init__')] if relative.endswith('.__init__') else relative),
+                    path,
+                )
 
 
 def imported(path: str) -> set:
@@ -48,8 +53,12 @@ def imported(path: str) -> set:
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             found.add(node.module)
             found.update(f'{node.module}.{alias.name}' for alias in node.names)
-        elif isinstance(node, ast.Call) and getattr(node.func, 'attr', None) == '_gcd_import' and \
-                node.args and isinstance(node.args[0], ast.Constant):
+        elif (
+            isinstance(node, ast.Call)
+            and getattr(node.func, 'attr', None) == '_gcd_import'
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+        ):
             found.add(node.args[0].value)  # (the entry's import of the runtime, without `import`)
     return {name for name in found if name == 'lazy_codec' or name.startswith('lazy_codec.')}
 
@@ -64,8 +73,7 @@ def test_the_parts_are_there():
 @pytest.mark.parametrize('module', sorted(name for name in ALL if part_of(name) != 'top'))
 def test_imports_stay_within_the_layers(module):
     allowed = MAY_IMPORT[part_of(module)]
-    wrong = sorted(name for name in imported(ALL[module])
-                   if name in ALL and part_of(name) not in allowed)
+    wrong = sorted(name for name in imported(ALL[module]) if name in ALL and part_of(name) not in allowed)
     assert wrong == [], f'{module} ({part_of(module)}) imports {wrong}'
 
 
