@@ -72,8 +72,10 @@ def stdlib_corpus(repeat: int) -> dict:
         except (SyntaxError, UnicodeDecodeError, ValueError):
             continue
         files += 1
-        total_decode += _best(lambda: decode(COOKIE + data), repeat)
-        total_compile += _best(lambda: compile(code_text, path, 'exec', dont_inherit=True), 1)
+        total_decode += _best(lambda data=data: decode(COOKIE + data), repeat)
+        total_compile += _best(
+            lambda code_text=code_text, path=path: compile(code_text, path, 'exec', dont_inherit=True), 1
+        )
     return {
         'files': files,
         'decode_s': total_decode,
@@ -102,8 +104,8 @@ def reference_lazy_modules(repeat: int) -> dict | None:
         except SyntaxError:
             checked.append((os.path.relpath(path, root), 'newer syntax'))
             continue
-        d = _best(lambda: decode(COOKIE + data), repeat)
-        c = _best(lambda: compile(text, path, 'exec', dont_inherit=True), 1)
+        d = _best(lambda data=data: decode(COOKIE + data), repeat)
+        c = _best(lambda text=text, path=path: compile(text, path, 'exec', dont_inherit=True), 1)
         total_decode += d
         total_compile += c
         checked.append((os.path.relpath(path, root), round(d / c, 3)))
@@ -126,9 +128,9 @@ def scaling(repeat: int) -> dict:
         data = b''.join(parts)
         n = data.count(b'\n')
         # more runs of the small files: the machine's noise is larger than them
-        t = _best(lambda: decode(data), {1_000: 21, 10_000: 9, 100_000: 5}[lines])
+        t = _best(lambda data=data: decode(data), {1_000: 21, 10_000: 9, 100_000: 5}[lines])
         text = decode(data)[0]
-        c = _best(lambda: compile(text, '<scaling>', 'exec', dont_inherit=True), 1)
+        c = _best(lambda text=text: compile(text, '<scaling>', 'exec', dont_inherit=True), 1)
         out[str(lines)] = {'lines': n, 'us_per_line': t / n * 1e6, 'ratio_to_compile': t / c}
     per_line = [v['us_per_line'] for v in out.values()]
     out['spread'] = max(per_line) / min(per_line)

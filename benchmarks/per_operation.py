@@ -101,9 +101,8 @@ def main(argv: list[str] | None = None) -> int:
         for (label, was_frozen), (statement, use) in best.items():
             if was_frozen != frozen:
                 continue
-            print(
-                f'{label:24} {statement:10.0f} {statement / native[0]:7.2f} {use:10.0f} {use / native[1]:7.2f}'
-            )
+            ratios = statement / native[0], use / native[1]
+            print(f'{label:24} {statement:10.0f} {ratios[0]:7.2f} {use:10.0f} {ratios[1]:7.2f}')
             report[f'{label}{" (heap frozen)" if frozen else ""}'] = {
                 'statement_ns': round(statement),
                 'first_use_ns': round(use),

@@ -617,7 +617,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         '--head',
         action='store_true',
-        help="install lazy_codec from `git archive HEAD` instead (the work tree's uncommitted edits left out)",
+        help="install lazy_codec from `git archive HEAD` instead (the work tree's uncommitted "
+        'edits left out)',
     )
     args = parser.parse_args(argv)
     if args.head:
@@ -680,8 +681,9 @@ def main(argv: list[str] | None = None) -> int:
     data['results'] = {p: {v: e for v, e in r.items() if not v.endswith(FUTURE)} for p, r in results.items()}
     if not args.no_annotations:
         data['annotations'] = {
-            'method': 'the same venvs, PYTHONPATH=<shim>: a sitecustomize that wraps compile() so that module '
-            'code is compiled with CO_FUTURE_ANNOTATIONS, its bytecode cached apart (sys.pycache_prefix)',
+            'method': 'the same venvs, PYTHONPATH=<shim>: a sitecustomize that wraps compile() so '
+            'that module code is compiled with CO_FUTURE_ANNOTATIONS, its bytecode cached apart '
+            '(sys.pycache_prefix)',
             'results': {
                 p: {v[: -len(FUTURE)]: e for v, e in r.items() if v.endswith(FUTURE)}
                 for p, r in results.items()

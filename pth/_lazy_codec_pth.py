@@ -3,8 +3,8 @@
 that its bytecode is cached (pip compiles it at install) and a start loads it
 rather than compiling source (exec'd from the .pth line itself, its compile
 took 3.0 M instructions of a 37.9 M `python -c pass` on 3.11; loaded from its
-cached bytecode, 0.9 M).  It imports nothing (`codecs`, `os`, `sys` are
-loaded by then) and does not import lazy_codec.
+cached bytecode, 0.9 M).  It imports nothing (`builtins`, `codecs`, `os`,
+`sys` are loaded by then) and does not import lazy_codec.
 
 It registers the `lazy` codec, whose module is imported only when a file
 with the cookie is decoded; on 3.9-3.14 it makes 3.15's sys API load the
@@ -23,6 +23,7 @@ PYTEST_DONT_REWRITE (pytest marks the files of a plugin's distribution for
 its assertion rewrite, and would warn that this one was imported before it)
 """
 
+import builtins
 import codecs
 import os
 import sys
@@ -34,7 +35,7 @@ def search(name):
             from lazy_codec._codec import search
         except ImportError as exc:
             raise LookupError(
-                'unknown encoding: lazy (lazy_codec is not importable: %s; reinstall it)' % exc
+                f'unknown encoding: lazy (lazy_codec is not importable: {exc}; reinstall it)'
             ) from None
         return search(name)
 
@@ -47,10 +48,10 @@ def api(name):
         'get_lazy_imports_filter',
         'lazy_modules',
     }:
-        import lazy_codec.runtime.api  # which puts them in sys
+        import lazy_codec.runtime.api  # noqa: F401  (its import puts them in sys)
 
         return vars(sys)[name]
-    raise AttributeError("module 'sys' has no attribute %r" % name)
+    raise AttributeError(f"module 'sys' has no attribute {name!r}")
 
 
 def entry(*a, **k):
@@ -58,8 +59,6 @@ def entry(*a, **k):
 
 
 codecs.register(search)
-import builtins
-
 builtins.__lazy_codec_abi1__ = type(sys)('__lazy_codec_abi1__')
 builtins.__lazy_codec_abi1__.__getattr__ = entry
 # -- the source loaders (3.9-3.14): what 3.15's compiler does that ours cannot --

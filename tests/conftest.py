@@ -69,8 +69,7 @@ def run_process(
         cwd=cwd,
         env=env,
         input=input,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        capture_output=True,
         text=text,
         timeout=timeout,
     )

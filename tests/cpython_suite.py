@@ -173,7 +173,7 @@ def categorize(record, sources):
 
 
 def last_line(message):
-    lines = [l for l in message.splitlines() if l.strip() and l.strip() != '---']
+    lines = [line for line in message.splitlines() if line.strip() and line.strip() != '---']
     return lines[-1].strip() if lines else ''
 
 
@@ -231,18 +231,16 @@ def summarize(python, records, sources):
 
 def print_summary(summary, verbose):
     print(
-        '%(python)s: %(total)d tests, %(passed)d passed, %(failed)d failed, '
-        '%(errors)d errors, %(skipped)d skipped' % summary
+        f'{summary["python"]}: {summary["total"]} tests, {summary["passed"]} passed, '
+        f'{summary["failed"]} failed, {summary["errors"]} errors, {summary["skipped"]} skipped'
     )
     for category, count in summary['categories'].items():
-        print('  %3d  %s' % (count, category))
+        print(f'  {count:3d}  {category}')
     print()
     for test in summary['tests']:
         if test['outcome'] != 'pass':
-            print(
-                '%-5s %s: %s'
-                % (test['outcome'], test['id'].replace('test.test_lazy_import.', ''), test['category'])
-            )
+            name = test['id'].replace('test.test_lazy_import.', '')
+            print(f'{test["outcome"]:<5} {name}: {test["category"]}')
             if verbose:
                 print('        ' + last_line(test['message'])[:200])
 
@@ -265,7 +263,7 @@ def main(argv):
     args = parser.parse_args(argv)
 
     if not os.path.isdir(REFERENCE):
-        print("CPython 3.15's test_lazy_import is not at %s: nothing to run" % REFERENCE)
+        print(f"CPython 3.15's test_lazy_import is not at {REFERENCE}: nothing to run")
         return 0
     python = args.python
     if os.sep not in python:

@@ -73,7 +73,7 @@ def with_cookie(code):
 def launcher(code):
     """-c code that runs CODE as -c would, its bytes decoded by the codec."""
     source = with_cookie(code).encode('utf-8')
-    return "__import__('sys').path.insert(0, %r); exec(compile(%r, '<string>', 'exec'))" % (ROOT, source)
+    return f"__import__('sys').path.insert(0, {ROOT!r}); exec(compile({source!r}, '<string>', 'exec'))"
 
 
 def adapt_command(args):
@@ -188,12 +188,12 @@ def run_with_limited_c_stack(depth=150_000, size=8 * 1024 * 1024):
 
 def assertHasAttr(self, obj, name, msg=None):
     if not hasattr(obj, name):
-        self.fail(self._formatMessage(msg, '%r has no attribute %r' % (obj, name)))
+        self.fail(self._formatMessage(msg, f'{obj!r} has no attribute {name!r}'))
 
 
 def assertNotHasAttr(self, obj, name, msg=None):
     if hasattr(obj, name):
-        self.fail(self._formatMessage(msg, '%r has unexpected attribute %r' % (obj, name)))
+        self.fail(self._formatMessage(msg, f'{obj!r} has unexpected attribute {name!r}'))
 
 
 def add_missing_helpers():
@@ -268,7 +268,7 @@ def main(argv):
 
     results_path = argv[1]
     subprocess.Popen = AdaptedPopen
-    import test  # ROOT/test: adds the helpers (ROOT is sys.path[0])
+    import test  # noqa: F401  (ROOT/test: its import adds the helpers; ROOT is sys.path[0])
 
     names = argv[2:] or ['test.test_lazy_import']
     suite = unittest.defaultTestLoader.loadTestsFromNames(names)

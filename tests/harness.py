@@ -44,9 +44,11 @@ COMMON = {
     'broken.py': "print('import broken')\nx = 1 / 0\n",
     'probe.py': (
         'import os, sys, traceback\n'
-        "WATCHED = ('heavy', 'other', 'pkg', 'broken', 'noattr', 'nosuch', 'json', 'os', 'fractions', 'colorsys')\n"
+        "WATCHED = ('heavy', 'other', 'pkg', 'broken', 'noattr', 'nosuch', 'json', 'os', 'fractions', "
+        "'colorsys')\n"
         'def loaded():\n'
-        "    return sorted(m for m in sys.modules if m.split('.')[0] in WATCHED and m not in ('os', 'os.path', 'json') and not m.startswith(('json.', 'os.')))\n"
+        "    return sorted(m for m in sys.modules if m.split('.')[0] in WATCHED and m not in "
+        "('os', 'os.path', 'json') and not m.startswith(('json.', 'os.')))\n"
         'def lazy_mods():\n'
         "    return sorted(m for m in getattr(sys, 'lazy_modules', ()) if m.split('.')[0] in WATCHED)\n"
         'def kind(ns, name):\n'
@@ -71,10 +73,13 @@ COMMON = {
         "        print('  cause:', type(cause).__name__, cause)\n"
         '        for f in frames(cause):\n'
         "            print('    at', f)\n"
-        "    print('  context:', type(exc.__context__).__name__, 'suppress:', exc.__suppress_context__, 'notes:', getattr(exc, '__notes__', None))\n"
+        "    print('  context:', type(exc.__context__).__name__, 'suppress:', exc.__suppress_context__, "
+        "'notes:', getattr(exc, '__notes__', None))\n"
         'def syntax(exc):\n'
-        "    print('  syntax:', type(exc).__name__, repr(exc.msg), os.path.basename(exc.filename or ''), exc.lineno, exc.offset,\n"
-        "          getattr(exc, 'end_lineno', None) if sys.version_info >= (3, 10) else 'n/a', getattr(exc, 'end_offset', None) if sys.version_info >= (3, 10) else 'n/a', repr(exc.text))\n"
+        "    print('  syntax:', type(exc).__name__, repr(exc.msg), os.path.basename(exc.filename or ''), "
+        'exc.lineno, exc.offset,\n'
+        "          getattr(exc, 'end_lineno', None) if sys.version_info >= (3, 10) else 'n/a', "
+        "getattr(exc, 'end_offset', None) if sys.version_info >= (3, 10) else 'n/a', repr(exc.text))\n"
     ),
     'noattr.py': (
         "print('import noattr')\n"

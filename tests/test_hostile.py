@@ -65,7 +65,7 @@ class Run:
     @property
     def line(self) -> int | None:
         """the line of the module that the traceback names last"""
-        found = re.findall(r'File "%s", line (-?\d+)' % re.escape(self.path), self.err)
+        found = re.findall(rf'File "{re.escape(self.path)}", line (-?\d+)', self.err)
         return int(found[-1]) if found else None
 
     def shape(self):
@@ -226,7 +226,9 @@ def test_line_endings(tmp_path, newline, final, how):
 
 WHITESPACE = {
     'tab after spaces, on the lazy line': b'if True:\n    x = 1\n\tlazy import json\nprint(json.dumps(2))\n',
-    'tab after 8 spaces, on the lazy line': b'if True:\n        x = 1\n\tlazy import json\nprint(json.dumps(2))\n',
+    'tab after 8 spaces, on the lazy line': (
+        b'if True:\n        x = 1\n\tlazy import json\nprint(json.dumps(2))\n'
+    ),
     'tab after the lazy line': b'if True:\n  lazy import json\n\tx = 1\nprint(json.dumps(2))\n',
     'tabs only': (
         b'if True:\n\tlazy import json\n\tif True:\n\t\tlazy from fractions import Fraction\n'
@@ -240,7 +242,9 @@ WHITESPACE = {
     'form feeds between tokens': (
         b'lazy\x0cimport\x0cjson\nlazy\x0c from\x0cjson\x0cimport\x0cdumps\nprint(dumps(2))\n'
     ),
-    'form feed line between lazy lines': b'lazy import json\n\x0c\nlazy from json import dumps\nprint(dumps(2))\n',
+    'form feed line between lazy lines': (
+        b'lazy import json\n\x0c\nlazy from json import dumps\nprint(dumps(2))\n'
+    ),
 }
 
 

@@ -84,7 +84,9 @@ SAME = {
     'hash in string': "x = '#'; lazy import os\n",
     'compound': 'if x:\n    lazy import os\nelif y: lazy import sys\nelse:\n  pass\n',
     'try': 'try:\n    lazy import os\nexcept ImportError:\n    pass\n',
-    'def and class': 'def f(a, b=1) -> int:\n    return a\nclass C(B, metaclass=M):\n    x = 1\nlazy import os\n',
+    'def and class': (
+        'def f(a, b=1) -> int:\n    return a\nclass C(B, metaclass=M):\n    x = 1\nlazy import os\n'
+    ),
     'async': 'async def f():\n    await x\nlazy import os\n',
     'match': 'match x:\n    case [1, 2]:\n        lazy import os\nmatch = 1\nmatch(x)\n',
     'lambda header': 'if (lambda: 1)(): lazy import os\nif lambda: 1: pass\n',

@@ -4,10 +4,10 @@ Hypothesis builds whole modules out of lazy statements of every form (plain,
 dotted, `as`, several names, `from ... import`, parenthesized lists over several
 lines with comments and a trailing comma, backslash continuations, `;`, tabs and
 form feeds between tokens, one-line and indented `if`/`elif`/`else`/`for`/
-`while`/`with` blocks and, on 3.10+, `match` arms), the identifier `lazy` used as a variable, attribute, keyword argument,
-function, class and loop variable, and strings, f-strings, comments and
-docstrings whose text is `lazy import x`.  Each module comes in two versions
-built side by side: the lazy one, and the eager one (the same statements
+`while`/`with` blocks and, on 3.10+, `match` arms), the identifier `lazy` used
+as a variable, attribute, keyword argument, function, class and loop variable,
+and strings, f-strings, comments and docstrings whose text is `lazy import x`.
+Each module comes in two versions built side by side: the lazy one, and the eager one (the same statements
 without `lazy`).  Properties:
 
 (a) `rewrite` never raises and keeps the number of lines;
@@ -35,7 +35,7 @@ import pytest
 
 hypothesis = pytest.importorskip('hypothesis')
 from conftest import COOKIE as COOKIE_LINE  # noqa: E402
-from conftest import NATIVE, run_file, write_files
+from conftest import NATIVE, run_file, write_files  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
@@ -438,7 +438,7 @@ def program(draw, newlines=('\n', '\r\n')):
         touched += piece.touched
         uses += piece.uses
     # the last line uses every bound name (once each, in order)
-    last = 'print([_d(_e) for _e in (%s)])' % ''.join(u + ', ' for u in dict.fromkeys(uses))
+    last = 'print([_d(_e) for _e in ({})])'.format(''.join(u + ', ' for u in dict.fromkeys(uses)))
     lazy.append(last)
     eager.append(last)
     touched.append(False)

@@ -287,7 +287,8 @@ def test_noop(src):
         ),
         pytest.param(
             'lazy from m import (\n    a,  # why\n    b as c,\n)  # end\nx = 1\n',
-            f"if {_FROM}('m', 0, ('a', None), ('b', 'c'), line=1): from m import (\n    a,  # why\n    b as c,\n)  # end\nx = 1\n",
+            f"if {_FROM}('m', 0, ('a', None), ('b', 'c'), line=1): from m import (\n"
+            '    a,  # why\n    b as c,\n)  # end\nx = 1\n',
             id='multi-line keeps lines',
         ),
         pytest.param(
@@ -324,7 +325,8 @@ def test_noop(src):
         ),
         pytest.param(
             'for i in r:\n    lazy import os\nelse:\n    lazy import sys\n',
-            f"for i in r:\n    if {_IMPORT}(('os', None), line=2): import os\nelse:\n    if {_IMPORT}(('sys', None), line=4): import sys\n",
+            f"for i in r:\n    if {_IMPORT}(('os', None), line=2): import os\n"
+            f"else:\n    if {_IMPORT}(('sys', None), line=4): import sys\n",
             id='for else',
         ),
     ),

@@ -381,8 +381,8 @@ def test_work_per_statement_and_first_use_does_not_grow(tmp_path):
             from lazy_codec.rewrite import emitter
             many = type(sys)('many')
             sys.modules['many'] = many
-            exec(compile(emitter.rewrite(''.join(f'lazy import t{{i}}\\n' for i in range({k}))), 'many.py', 'exec'),
-                 vars(many))
+            source = ''.join(f'lazy import t{{i}}\\n' for i in range({k}))
+            exec(compile(emitter.rewrite(source), 'many.py', 'exec'), vars(many))
             exec('def use_one():\\n    return t0.X\\n', vars(many))
             more = compile(emitter.rewrite('lazy import t2000\\n'), 'many.py', 'exec')
             many.use_one()  # the first reification: one-time work out of the way

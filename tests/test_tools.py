@@ -108,7 +108,8 @@ ANNOTATED = {
     'app.py,cover': '  # -*- coding: lazy -*-\n> import sys\n> lazy import lib\n'
     '> if len(sys.argv) > 5:\n!     lazy import never_there\n!     print(never_there)\n'
     '> print(lib.dump([1]))\n',
-    'lib.py,cover': '  # -*- coding: lazy -*-\n> lazy import json\n> lazy from os import (\n>     path,\n> )\n'
+    'lib.py,cover': '  # -*- coding: lazy -*-\n> lazy import json\n> lazy from os import (\n'
+    '>     path,\n> )\n'
     '  \n> def dump(obj):\n>     return json.dumps(obj)\n  \n> def unused():\n!     return path.sep\n',
 }
 
@@ -199,7 +200,8 @@ def test_pytest_doctest_modules(tmp_path, cookie):
             'pytest.ini': '[pytest]\n',
             'doc_mod.py': (
                 '# -*- coding: lazy -*-\nlazy import json\n\n'
-                'def dump(obj):\n    """\n    >>> dump([1])\n    \'[1]\'\n    """\n    return json.dumps(obj)\n'
+                'def dump(obj):\n    """\n    >>> dump([1])\n    \'[1]\'\n'
+                '    """\n    return json.dumps(obj)\n'
             ),
         },
         cookie=cookie,

@@ -5,7 +5,9 @@ from jinja2 import DictLoader, Environment, select_autoescape
 env = Environment(
     loader=DictLoader(
         {
-            'base.html': '<title>{% block title %}{% endblock %}</title><ul>{% block body %}{% endblock %}</ul>',
+            'base.html': (
+                '<title>{% block title %}{% endblock %}</title><ul>{% block body %}{% endblock %}</ul>'
+            ),
             'page.html': (
                 '{% extends "base.html" %}{% block title %}{{ title | upper }}{% endblock %}'
                 '{% block body %}{% for item in items %}<li>{{ loop.index }}: {{ item }}</li>'

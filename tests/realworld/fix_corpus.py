@@ -100,8 +100,8 @@ def main() -> int:
             reason = line.split('left eager: ', 1)[1]
             reasons[reason] = reasons.get(reason, 0) + 1
     print(
-        f'{files} files, {sum(l.startswith("Rewriting") for l in err)} rewritten, {statements} lazy '
-        f'statements, {sum(l.endswith("(not changed)") for l in err)} refused; left eager:'
+        f'{files} files, {sum(line.startswith("Rewriting") for line in err)} rewritten, {statements} lazy '
+        f'statements, {sum(line.endswith("(not changed)") for line in err)} refused; left eager:'
     )
     for reason, count in sorted(reasons.items(), key=lambda item: -item[1]):
         print(f'  {count:5d}  {reason}')

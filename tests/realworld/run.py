@@ -158,8 +158,7 @@ def run(cmd, timeout=None, **kw):
     try:
         return subprocess.run(
             cmd,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            capture_output=True,
             text=True,
             timeout=timeout,
             errors='replace',
@@ -374,7 +373,7 @@ def compare_package(v_eager, v_all, o_eager, o_all, version):
             notes.append(f'{fmt_item(item)}: no such module on 3.15: {err!r}')
             continue
         counted.append(f'{fmt_item(item)}: {err}  (3.15 all: ok, {version} eager: ok)')
-    for item, err in sorted(ofa.items(), key=lambda kv: (kv[0][0], kv[0][1] or '')):
+    for item in sorted(ofa, key=lambda item: (item[0], item[1] or '')):
         if item not in fa:
             where = 'also eagerly' if item in ofe else 'not eagerly'
             notes.append(
@@ -443,7 +442,9 @@ def normalize_pip(text, version, command):
     # version: the same error must compare alike
     lines = [line for line in text.splitlines() if not line.strip() or set(line.strip()) - set('^~')]
     if command == 'version':
-        lines = [re.sub(r'^pip \S+ from (.*) \(python \S+\)$', r'pip N from \1 (python X)', l) for l in lines]
+        lines = [
+            re.sub(r'^pip \S+ from (.*) \(python \S+\)$', r'pip N from \1 (python X)', line) for line in lines
+        ]
     if command == 'list':
         rows = []
         for line in lines:
@@ -476,7 +477,10 @@ def fetch_sdist(name, pin):
     directory = os.path.join(WORK, 'sdists')
     os.makedirs(directory, exist_ok=True)
     version = pin.split('==')[1]
-    norm = lambda text: re.sub(r'[-_.]+', '_', text).lower()
+
+    def norm(text):
+        return re.sub(r'[-_.]+', '_', text).lower()
+
     wanted = {norm(f'{name}-{version}.tar.gz'), norm(f'{name}-{version}.zip')}
 
     def find():
@@ -581,7 +585,7 @@ def run_suite(version, name, sdist, variant):
         cwd=root,
     )
     elapsed = time.monotonic() - start
-    lines = [l for l in r.stdout.strip().splitlines() if l.strip()]
+    lines = [line for line in r.stdout.strip().splitlines() if line.strip()]
     summary = lines[-1].strip('= ') if lines else f'(no output; rc {r.returncode}) {r.stderr[-500:]}'
     counts = {}
     for n, kind in SUMMARY_RE.findall(summary):
@@ -644,7 +648,10 @@ def compare_suite(res, version):
                 f'{variant}: pytest exit status {mine[variant]["rc"]}: {mine[variant]["summary"]} '
                 f'{mine[variant]["tail"][-1500:]}'
             )
-        ran = lambda r: sum(r['counts'].get(k, 0) for k in ('passed', 'failed', 'errors'))
+
+        def ran(r):
+            return sum(r['counts'].get(k, 0) for k in ('passed', 'failed', 'errors'))
+
         if ran(mine[variant]) != ran(mine['eager']) and ran(oracle[variant]) == ran(oracle['eager']):
             counted.append(
                 f'{variant}: {ran(mine[variant])} tests ran, {ran(mine["eager"])} eagerly '
@@ -970,7 +977,10 @@ def main(argv=None):
             for d in s['differences']:
                 log(f'DIFF {v} suite {name}: {d}')
     log('')
-    header = f'{"version":8} {"packages alike/different/skipped":34} {"pip alike/different":20} {"suites alike/different":22}'
+    header = (
+        f'{"version":8} {"packages alike/different/skipped":34} {"pip alike/different":20} '
+        f'{"suites alike/different":22}'
+    )
     log(header)
     log('-' * len(header))
     for v, vr in report['versions'].items():
@@ -999,9 +1009,8 @@ def main(argv=None):
     with open(out, 'w') as f:
         json.dump(report, f, indent=1, sort_keys=True)
         f.write('\n')
-    log(
-        f'{total_counted} difference(s) counted; {report["seconds"]}s; results in {os.path.relpath(out, ROOT)}'
-    )
+    where = os.path.relpath(out, ROOT)
+    log(f'{total_counted} difference(s) counted; {report["seconds"]}s; results in {where}')
     return 1 if total_counted else 0
 
 
