@@ -174,6 +174,7 @@ class LazyName(_KeyBase):  # type: ignore[valid-type, misc]
                 # found, and the package's module __getattr__ is not called)
                 return type(namespace.get(self, None)) is not reify.LazyImportType
             lazy = self.lazy
+            assert lazy is not None  # (settle sets `resolving` while the key is lazy)
             if lazy._attached:
                 running = sys.modules.get(lazy._name)
                 if running is not None:
