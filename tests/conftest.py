@@ -15,6 +15,9 @@ import sys
 import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# the tests' support, not tests (pytest collects none there): the differential
+# harness and its case tables, the recorders, CPython's suite and its adapter
+sys.path.insert(1, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'support'))
 
 # the codec's cookie, a file's first line (COOKIE.encode() where bytes are written)
 COOKIE = '# -*- coding: lazy -*-\n'

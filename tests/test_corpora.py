@@ -704,7 +704,7 @@ TOKENIZER_MESSAGES = ("'(' was never closed", "unmatched ')'", "unmatched ']'")
 
 def _recorded_errors():
     """3.15's SyntaxError per malformed lazy statement (None: it compiles),
-    recorded by tests/record_errors.py"""
+    recorded by tests/support/record_errors.py"""
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'expected_errors', 'lazy_statements.json')
     with open(path, encoding='utf-8') as f:
         return [pytest.param(src, native, id=src) for src, native in json.load(f)]

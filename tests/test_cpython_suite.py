@@ -1,7 +1,7 @@
 """CPython 3.15's own test_lazy_import, run against lazy_codec through
-tests/cpython_suite.py: a floor under the number of its tests that pass, so
+tests/support/cpython_suite.py: a floor under the number of its tests that pass, so
 that a regression shows. The tests that cannot pass, and why, are printed by
-`python tests/cpython_suite.py`."""
+`python tests/support/cpython_suite.py`."""
 
 import json
 import os
@@ -27,7 +27,7 @@ def test_cpython_suite_floor(tmp_path):
     proc = run_process(
         [
             sys.executable,
-            os.path.join(HERE, 'cpython_suite.py'),
+            os.path.join(HERE, 'support', 'cpython_suite.py'),
             '--python',
             sys.executable,
             '--json',

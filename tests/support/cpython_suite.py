@@ -1,6 +1,6 @@
 """Run CPython 3.15's own test.test_lazy_import against lazy_codec on an older CPython.
 
-    python tests/cpython_suite.py [--python PY] [--json PATH] [--keep] [-v] [TEST...]
+    python tests/support/cpython_suite.py [--python PY] [--json PATH] [--keep] [-v] [TEST...]
 
 At run time, and without keeping any of CPython's code in this repository, it
 
@@ -12,7 +12,7 @@ At run time, and without keeping any of CPython's code in this repository, it
    that directory and the interpreter's own ``test/`` one package, so that
    ``test.support`` is PY's and ``test.test_lazy_import`` is 3.15's;
 3. runs it under PY (default: .venvs/3.11's python, where lazy_codec is installed)
-   through tests/cpython_suite_adapter.py, whose docstring says what it changes: ``-c
+   through tests/support/cpython_suite_adapter.py, whose docstring says what it changes: ``-c
    CODE`` subprocesses run CODE as bytes with the cookie, modules that a test
    writes to its subprocess's directory get the cookie too, and the test.support
    and unittest helpers that PY lacks are supplied;
@@ -37,7 +37,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
+REPO = os.path.dirname(os.path.dirname(HERE))
 REFERENCE = os.path.expanduser('~/.cache/reference-pythons/root/usr/lib/python3.15/test/test_lazy_import')
 DEFAULT_PYTHON = os.path.join(REPO, '.venvs', '3.11', 'bin', 'python')
 ADAPTER = os.path.join(HERE, 'cpython_suite_adapter.py')
@@ -84,7 +84,7 @@ def copy_suite(source, root):
 # -- why a test does not pass --------------------------------------------------------
 #
 # CATEGORIES: (reason, the tests it was found to explain), from reading each failure
-# against 3.15 (python tests/cpython_suite.py -v prints every message). A test not
+# against 3.15 (python tests/support/cpython_suite.py -v prints every message). A test not
 # named here is matched by PATTERNS against its own source; failing that, it is
 # reported as "not categorized" with its message, to be looked at.
 

@@ -358,7 +358,7 @@ fail()
     env=_MAIN_SCRIPT,
 )
 
-# (recorded by a 3.15 that has pytest: python tests/harness.py VENV3.15/bin/python mode_all_pytest_test_modules)
+# (recorded by a 3.15 that has pytest: python tests/support/harness.py VENV3.15/bin/python mode_all_pytest_test_modules)
 case(
     'mode_all_pytest_test_modules',
     files={

@@ -1,6 +1,6 @@
 """Record the SyntaxError 3.15 gives compiling each malformed lazy statement.
 
-    python tests/record_errors.py PYTHON3.15
+    python tests/support/record_errors.py PYTHON3.15
 
 Writes tests/expected_errors/lazy_statements.json: [source, [msg, lineno,
 offset, end_lineno, end_offset] or null] per source in SOURCES, which
@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-EXPECTED = os.path.join(HERE, 'expected_errors', 'lazy_statements.json')
+EXPECTED = os.path.join(os.path.dirname(HERE), 'expected_errors', 'lazy_statements.json')
 
 SOURCES = [
     # what follows `as` (3.15's invalid_import rules name the expression)

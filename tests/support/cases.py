@@ -1,5 +1,5 @@
 """The differential cases: each is run by native 3.15 (recorded once into
-tests/expected/, `python tests/harness.py PYTHON3.15`) and by the backport on
+tests/expected/, `python tests/support/harness.py PYTHON3.15`) and by the backport on
 every version, and the outputs must be equal.  Helper modules (heavy, other,
 pkg, broken, probe, ...) are in harness.COMMON; the format is case_table's.
 More cases live beside this file, one topic each: cases_faults.py

@@ -5,7 +5,7 @@ backport runs it, `# -*- coding: utf-8 -*-` when native 3.15 records it, so
 that lines are the same in both.  What a case prints, its exit status and
 (for mode 'tail') the end of its stderr are compared with 3.15's recording.
 
-Run as a script (`python3 tests/harness.py PYTHON3.15 [CASE...]`) it records
+Run as a script (`python3 tests/support/harness.py PYTHON3.15 [CASE...]`) it records
 that output; it runs cases with conftest's run_process, so pytest must be
 importable by the python running it.
 """
@@ -18,10 +18,12 @@ import shutil
 import sys
 import tempfile
 
+# tests/, where conftest is (when run as a script, only this folder is on sys.path)
+sys.path.insert(1, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from conftest import COOKIE, run_process
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-EXPECTED = os.path.join(HERE, 'expected')
+EXPECTED = os.path.join(os.path.dirname(HERE), 'expected')
 LAZY_COOKIE = COOKIE.rstrip('\n')
 NATIVE_COOKIE = '# -*- coding: utf-8 -*-'
 
@@ -189,6 +191,5 @@ def record(python: str, names: list[str] | None = None) -> int:
 
 
 if __name__ == '__main__':
-    # python tests/harness.py PYTHON3.15 [CASE...]: re-record expected output
-    sys.path.insert(0, HERE)
+    # python tests/support/harness.py PYTHON3.15 [CASE...]: re-record expected output
     raise SystemExit(record(sys.argv[1], sys.argv[2:]))

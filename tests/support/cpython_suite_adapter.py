@@ -1,6 +1,6 @@
 """Runs CPython 3.15's test.test_lazy_import on an older CPython with lazy_codec.
 
-tests/cpython_suite.py copies this file into a temporary directory ROOT next to
+tests/support/cpython_suite.py copies this file into a temporary directory ROOT next to
 
     ROOT/test/__init__.py             makes ROOT/test and the stdlib's test/ one package
     ROOT/test/test_lazy_import/...    CPython's files, each with the cookie line added
