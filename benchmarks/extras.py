@@ -14,6 +14,7 @@ interpreter being measured, with lazy_codec installed.  Prints one JSON object.
 * steady state, module fully resolved: lazy/eager loop time when every lazy
   name of the module has been used (the dict is back to its fast form)
 """
+
 from __future__ import annotations
 
 import argparse
@@ -71,10 +72,16 @@ def stdlib_corpus(repeat: int) -> dict:
         except (SyntaxError, UnicodeDecodeError, ValueError):
             continue
         files += 1
-        total_decode += _best(lambda: decode(COOKIE + data), repeat)
-        total_compile += _best(lambda: compile(code_text, path, 'exec', dont_inherit=True), 1)
-    return {'files': files, 'decode_s': total_decode, 'compile_s': total_compile,
-            'ratio': total_decode / total_compile}
+        total_decode += _best(lambda data=data: decode(COOKIE + data), repeat)
+        total_compile += _best(
+            lambda code_text=code_text, path=path: compile(code_text, path, 'exec', dont_inherit=True), 1
+        )
+    return {
+        'files': files,
+        'decode_s': total_decode,
+        'compile_s': total_compile,
+        'ratio': total_decode / total_compile,
+    }
 
 
 def reference_lazy_modules(repeat: int) -> dict | None:
@@ -97,13 +104,16 @@ def reference_lazy_modules(repeat: int) -> dict | None:
         except SyntaxError:
             checked.append((os.path.relpath(path, root), 'newer syntax'))
             continue
-        d = _best(lambda: decode(COOKIE + data), repeat)
-        c = _best(lambda: compile(text, path, 'exec', dont_inherit=True), 1)
+        d = _best(lambda data=data: decode(COOKIE + data), repeat)
+        c = _best(lambda text=text, path=path: compile(text, path, 'exec', dont_inherit=True), 1)
         total_decode += d
         total_compile += c
         checked.append((os.path.relpath(path, root), round(d / c, 3)))
-    return {'files': len(checked), 'per_file': checked,
-            'ratio': total_decode / total_compile if total_compile else None}
+    return {
+        'files': len(checked),
+        'per_file': checked,
+        'ratio': total_decode / total_compile if total_compile else None,
+    }
 
 
 def scaling(repeat: int) -> dict:
@@ -118,16 +128,16 @@ def scaling(repeat: int) -> dict:
         data = b''.join(parts)
         n = data.count(b'\n')
         # more runs of the small files: the machine's noise is larger than them
-        t = _best(lambda: decode(data), {1_000: 21, 10_000: 9, 100_000: 5}[lines])
+        t = _best(lambda data=data: decode(data), {1_000: 21, 10_000: 9, 100_000: 5}[lines])
         text = decode(data)[0]
-        c = _best(lambda: compile(text, '<scaling>', 'exec', dont_inherit=True), 1)
+        c = _best(lambda text=text: compile(text, '<scaling>', 'exec', dont_inherit=True), 1)
         out[str(lines)] = {'lines': n, 'us_per_line': t / n * 1e6, 'ratio_to_compile': t / c}
     per_line = [v['us_per_line'] for v in out.values()]
     out['spread'] = max(per_line) / min(per_line)
     return out
 
 
-STEADY = '''{COOKIE}{L}import json
+STEADY = """{COOKIE}{L}import json
 {L}from json import dumps
 
 def call_attr(x):
@@ -139,7 +149,7 @@ def call_from(x):
 def loop(fn, n):
     for i in range(n):
         fn(i)
-'''
+"""
 
 
 def steady_resolved(repeat: int) -> dict:
@@ -150,6 +160,7 @@ def steady_resolved(repeat: int) -> dict:
     sys.path.insert(0, directory)
     import hot_e
     import hot_l
+
     hot_l.loop(hot_l.call_attr, 10)
     hot_l.loop(hot_l.call_from, 10)  # first use: every lazy name resolved
     assert all(type(k) is str for k in vars(hot_l))
@@ -158,8 +169,11 @@ def steady_resolved(repeat: int) -> dict:
         ratios = []
         for _ in range(repeat):
             lazy_fn, eager_fn = getattr(hot_l, f'call_{kind}'), getattr(hot_e, f'call_{kind}')
-            t0 = clock(); hot_l.loop(lazy_fn, 50_000); t1 = clock()
-            hot_e.loop(eager_fn, 50_000); t2 = clock()
+            t0 = clock()
+            hot_l.loop(lazy_fn, 50_000)
+            t1 = clock()
+            hot_e.loop(eager_fn, 50_000)
+            t2 = clock()
             ratios.append((t1 - t0) / (t2 - t1))
         out[kind] = {'median': statistics.median(ratios), 'min': min(ratios), 'max': max(ratios)}
     return out

@@ -16,6 +16,7 @@ machine does, with PYTHONHASHSEED fixed) of:
   compile 300 modules     the same, with no bytecode (-B): the source_to_code hook
 Prints a table of instructions and ratios installed / plain.  Needs valgrind.
 """
+
 from __future__ import annotations
 
 import os
@@ -32,15 +33,23 @@ MODULES = 300
 def venv(python: str, where: str, install: bool) -> str:
     vpy = os.path.join(where, 'bin', 'python')
     pip = [vpy, '-m', 'pip']
-    if subprocess.run([python, '-m', 'venv', where], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode != 0:
+    if (
+        subprocess.run(
+            [python, '-m', 'venv', where], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        ).returncode
+        != 0
+    ):
         # no ensurepip (Debian's interpreters): this interpreter's pip installs there
         subprocess.run([python, '-m', 'venv', '--clear', '--without-pip', where], check=True)
         pip = [sys.executable, '-m', 'pip', '--python', vpy]
-    site = subprocess.run([vpy, '-c', 'import sysconfig; print(sysconfig.get_paths()["purelib"])'],
-                          check=True, stdout=subprocess.PIPE, text=True).stdout.strip()
+    site = subprocess.run(
+        [vpy, '-c', 'import sysconfig; print(sysconfig.get_paths()["purelib"])'],
+        check=True,
+        stdout=subprocess.PIPE,
+        text=True,
+    ).stdout.strip()
     if install:
-        subprocess.run([*pip, 'install', '-q', '--no-deps', ROOT], check=True,
-                       stdout=subprocess.DEVNULL)
+        subprocess.run([*pip, 'install', '-q', '--no-deps', ROOT], check=True, stdout=subprocess.DEVNULL)
     else:
         with open(os.path.join(site, 'baseline.pth'), 'w') as f:
             f.write('# a .pth of the plain venv\n')
@@ -49,8 +58,14 @@ def venv(python: str, where: str, install: bool) -> str:
 
 def instructions(cmd: list, cwd: str, env: dict) -> int:
     with tempfile.TemporaryDirectory() as out:
-        subprocess.run(['valgrind', '--tool=callgrind', f'--callgrind-out-file={out}/cg.out', *cmd],
-                       cwd=cwd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        subprocess.run(
+            ['valgrind', '--tool=callgrind', f'--callgrind-out-file={out}/cg.out', *cmd],
+            cwd=cwd,
+            env=env,
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         with open(f'{out}/cg.out') as f:
             return int(re.search(r'^summary: (\d+)', f.read(), re.M).group(1))
 
@@ -59,7 +74,9 @@ def modules(directory: str) -> None:
     os.makedirs(directory)
     for i in range(MODULES):
         with open(os.path.join(directory, f'plain_{i}.py'), 'w') as f:
-            f.write(f'"""module {i}"""\nimport os\nimport sys\nVALUE = {i}\n\ndef f(x):\n    return x + VALUE\n')
+            f.write(
+                f'"""module {i}"""\nimport os\nimport sys\nVALUE = {i}\n\ndef f(x):\n    return x + VALUE\n'
+            )
     with open(os.path.join(directory, 'all.py'), 'w') as f:
         f.write(''.join(f'import plain_{i}\n' for i in range(MODULES)))
 
@@ -67,16 +84,21 @@ def modules(directory: str) -> None:
 def measure(python: str) -> list:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        pythons = {label: venv(python, os.path.join(tmp, label), label == 'installed')
-                   for label in ('installed', 'plain')}
+        pythons = {
+            label: venv(python, os.path.join(tmp, label), label == 'installed')
+            for label in ('installed', 'plain')
+        }
         env = {k: v for k, v in os.environ.items() if not k.startswith(('PYTHON', 'LAZY_CODEC'))}
         env['PYTHONHASHSEED'] = '0'  # (a random seed moves a count by up to 0.1 M)
         work = os.path.join(tmp, 'work')
         modules(work)
         for vpy in pythons.values():  # bytecode cached for the warm rows
             subprocess.run([vpy, '-c', 'import all'], cwd=work, env=env, check=True)
-        for name, args in (('-c pass', ['-c', 'pass']), (f'import {MODULES} modules', ['-c', 'import all']),
-                           (f'compile {MODULES} modules', ['-B', '-c', 'import all'])):
+        for name, args in (
+            ('-c pass', ['-c', 'pass']),
+            (f'import {MODULES} modules', ['-c', 'import all']),
+            (f'compile {MODULES} modules', ['-B', '-c', 'import all']),
+        ):
             if name.startswith('compile'):
                 shutil.rmtree(os.path.join(work, '__pycache__'), ignore_errors=True)
             counts = {}
@@ -93,8 +115,12 @@ def main(argv: list) -> int:
         print('valgrind is not installed', file=sys.stderr)
         return 2
     for python in argv or [sys.executable]:
-        version = subprocess.run([python, '-c', 'import sys; print(sys.version.split()[0])'],
-                                 check=True, stdout=subprocess.PIPE, text=True).stdout.strip()
+        version = subprocess.run(
+            [python, '-c', 'import sys; print(sys.version.split()[0])'],
+            check=True,
+            stdout=subprocess.PIPE,
+            text=True,
+        ).stdout.strip()
         print(f'\nPython {version} ({python}): instructions, installed / plain venv')
         for name, installed, plain in measure(python):
             print(f'  {name:22} {installed / 1e6:8.2f} M {plain / 1e6:8.2f} M  {installed / plain:.4f}')

@@ -20,6 +20,7 @@ may fall in the timed window: it traverses the heap the child built before,
 frozen first (`gc.collect(); gc.freeze()`: the operations' own cost, their
 own objects' collections included).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -46,8 +47,9 @@ def configurations(versions: list[str]) -> list[tuple[str, str, dict]]:
         if version == '3.15':
             configs.append(('3.15 native', vpy, {}))
             continue
-        asked = real_programs._run([vpy, '-m', 'lazy_codec', '--version'], cwd=HERE,
-                                   env=real_programs.clean_env()).stdout
+        asked = real_programs._run(
+            [vpy, '-m', 'lazy_codec', '--version'], cwd=HERE, env=real_programs.clean_env()
+        ).stdout
         if 'C accelerator' not in asked:
             raise SystemExit(f'{version}: the accelerator is not built ({asked.strip()})')
         configs.append((f'{version} C accelerator', vpy, {}))
@@ -91,16 +93,22 @@ def main(argv: list[str] | None = None) -> int:
     report = {}
     for frozen in (False, True):
         native = best[('3.15 native', frozen)]
-        print(f'ns per lazy statement / per first use, {args.n} in one module, best of {args.rounds} rounds'
-              + (', the heap built before frozen' if frozen else ', as the program runs'))
+        print(
+            f'ns per lazy statement / per first use, {args.n} in one module, best of {args.rounds} rounds'
+            + (', the heap built before frozen' if frozen else ', as the program runs')
+        )
         print(f'{"":24} {"statement":>10} {"x 3.15":>7} {"first use":>10} {"x 3.15":>7}')
         for (label, was_frozen), (statement, use) in best.items():
             if was_frozen != frozen:
                 continue
-            print(f'{label:24} {statement:10.0f} {statement / native[0]:7.2f} {use:10.0f} {use / native[1]:7.2f}')
+            ratios = statement / native[0], use / native[1]
+            print(f'{label:24} {statement:10.0f} {ratios[0]:7.2f} {use:10.0f} {ratios[1]:7.2f}')
             report[f'{label}{" (heap frozen)" if frozen else ""}'] = {
-                'statement_ns': round(statement), 'first_use_ns': round(use),
-                'statement_x_native': round(statement / native[0], 2), 'first_use_x_native': round(use / native[1], 2)}
+                'statement_ns': round(statement),
+                'first_use_ns': round(use),
+                'statement_x_native': round(statement / native[0], 2),
+                'first_use_x_native': round(use / native[1], 2),
+            }
         print()
     print(json.dumps(report))
     return 0

@@ -37,6 +37,7 @@ evaluated at definition time cost mode "all".  See benchmarks/REAL_PROGRAMS.md.
 
 Writes OUT/real-programs.json and prints the tables.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -61,9 +62,18 @@ REFERENCE = os.path.expanduser('~/.cache/reference-pythons')
 PIP_VERSION = '26.0.1.post1'
 ANCHOR = '3.15'
 
-SCRUB_ENV = ('PYTHONDONTWRITEBYTECODE', 'PYTHONPYCACHEPREFIX', 'PYTHON_LAZY_IMPORTS',
-             'PYTHONPROFILEIMPORTTIME', 'LAZY_CODEC_REPORT', 'LAZY_CODEC_LAZY_MODULES',
-             'PYTHONPATH', 'PYTHONSTARTUP', 'PYTHONHOME', 'PYTHONSAFEPATH')
+SCRUB_ENV = (
+    'PYTHONDONTWRITEBYTECODE',
+    'PYTHONPYCACHEPREFIX',
+    'PYTHON_LAZY_IMPORTS',
+    'PYTHONPROFILEIMPORTTIME',
+    'LAZY_CODEC_REPORT',
+    'LAZY_CODEC_LAZY_MODULES',
+    'PYTHONPATH',
+    'PYTHONSTARTUP',
+    'PYTHONHOME',
+    'PYTHONSAFEPATH',
+)
 
 # name -> (arguments after the interpreter, kind): "all" is -X lazy_imports=all
 # vs the same command; "lazified" is PYTHONPATH=<lazified copy> vs
@@ -124,9 +134,11 @@ def interpreters(versions: list[str]) -> dict[str, str]:
     found = {}
     for version in versions:
         candidates = [os.path.join(REFERENCE, 'bin', f'python{version}')]
-        candidates += sorted(glob.glob(os.path.expanduser(f'~/.pyenv/versions/{version}.*/bin/python3')),
-                             key=lambda p: [int(x) for x in re.findall(r'\d+', p.split('/versions/')[1].split('/')[0])],
-                             reverse=True)
+        candidates += sorted(
+            glob.glob(os.path.expanduser(f'~/.pyenv/versions/{version}.*/bin/python3')),
+            key=lambda p: [int(x) for x in re.findall(r'\d+', p.split('/versions/')[1].split('/')[0])],
+            reverse=True,
+        )
         candidates.append(shutil.which(f'python{version}') or '')
         for path in candidates:
             if path and os.path.exists(path):
@@ -152,14 +164,20 @@ def make_venv(version: str, python: str, lazy_codec: str = ROOT) -> str:
         shutil.rmtree(venv, ignore_errors=True)
         if _run([python, '-m', 'venv', venv], env=env).returncode != 0:
             # no ensurepip (Debian's interpreters): bootstrap pip from its wheel
-            _check(_run([python, '-m', 'venv', '--clear', '--without-pip', venv], env=env), f'{python} -m venv')
+            _check(
+                _run([python, '-m', 'venv', '--clear', '--without-pip', venv], env=env), f'{python} -m venv'
+            )
             wheel = _pip_wheel()
             if wheel is None:
                 raise SetupError(f'{python} has no ensurepip and no pip wheel is in {REFERENCE}/wheels')
-            _check(_run([vpy, os.path.join(wheel, 'pip'), 'install', '-q', wheel], env=env), 'bootstrapping pip')
+            _check(
+                _run([vpy, os.path.join(wheel, 'pip'), 'install', '-q', wheel], env=env), 'bootstrapping pip'
+            )
     pip = [vpy, '-m', 'pip', 'install', '-q', '--disable-pip-version-check']
     _check(_run(pip + [f'pip=={PIP_VERSION}'], env=env), f'pip install pip=={PIP_VERSION}')
-    _check(_run(pip + ['-r', os.path.join(REAL, 'requirements.txt')], env=env), 'pip install -r requirements.txt')
+    _check(
+        _run(pip + ['-r', os.path.join(REAL, 'requirements.txt')], env=env), 'pip install -r requirements.txt'
+    )
     # ensurepip's setuptools (3.9-3.11) would make `pip list` a different
     # program there: every venv has the same packages
     extra = {line.split('==')[0].lower() for line in _freeze(vpy)} & {'setuptools', 'wheel'}
@@ -172,8 +190,11 @@ def make_venv(version: str, python: str, lazy_codec: str = ROOT) -> str:
 
 def _source_hash(tree: str) -> str:
     import hashlib
+
     digest = hashlib.sha256()
-    for path in sorted(glob.glob(os.path.join(tree, 'lazy_codec', '*.py')) + glob.glob(os.path.join(tree, 'pth', '*'))):
+    for path in sorted(
+        glob.glob(os.path.join(tree, 'lazy_codec', '*.py')) + glob.glob(os.path.join(tree, 'pth', '*'))
+    ):
         with open(path, 'rb') as f:
             digest.update(os.path.basename(path).encode() + b'\0' + f.read() + b'\0')
     return digest.hexdigest()
@@ -196,7 +217,9 @@ def _purge_stale_bytecode(version: str, vpy: str, venv: str, tree: str) -> None:
                 return
     except OSError:
         pass
-    stdlib = _run([vpy, '-c', 'import sysconfig; print(sysconfig.get_paths()["stdlib"])'], env=clean_env()).stdout.strip()
+    stdlib = _run(
+        [vpy, '-c', 'import sysconfig; print(sysconfig.get_paths()["stdlib"])'], env=clean_env()
+    ).stdout.strip()
     # the venv's own (site-packages, and the shim's cache, which has no __pycache__ dirs)
     for top, where in ((venv, '**'), (stdlib, os.path.join('**', '__pycache__'))):
         for pattern in ('*.opt-lazyall*.pyc', '*.opt-lazymods*.pyc'):
@@ -222,14 +245,17 @@ def clean_env(**extra) -> dict:
 
 # -- the lazified jinja2 -------------------------------------------------------
 
+
 def _lazy_positions(body: list, out: list) -> None:
     """(line, column) of each module-level import that may be lazy: at module
     level or in its if/with/for/while/match blocks; not in try, def, class;
     not __future__, not *"""
     for node in body:
         if isinstance(node, ast.Import) or (
-                isinstance(node, ast.ImportFrom) and node.module != '__future__'
-                and not any(alias.name == '*' for alias in node.names)):
+            isinstance(node, ast.ImportFrom)
+            and node.module != '__future__'
+            and not any(alias.name == '*' for alias in node.names)
+        ):
             out.append((node.lineno, node.col_offset))
         elif isinstance(node, (ast.If, ast.For, ast.While)):
             _lazy_positions(node.body, out)
@@ -286,22 +312,32 @@ def prepare_jinja2(vpy: str, work: str) -> dict:
     shutil.rmtree(plain, ignore_errors=True)
     shutil.copytree(package, plain, ignore=shutil.ignore_patterns('__pycache__'))
     counts = lazify_package(package, os.path.join(work, 'lazified', 'jinja2'))
-    check = _run([vpy, '-m', 'lazy_codec', 'check', os.path.join(work, 'lazified', 'jinja2')], env=clean_env())
+    check = _run(
+        [vpy, '-m', 'lazy_codec', 'check', os.path.join(work, 'lazified', 'jinja2')], env=clean_env()
+    )
     counts['lazy_codec_check'] = check.stdout.strip() or 'clean'
     return counts
 
 
 # -- commands and timing ---------------------------------------------------------
 
-def commands(program: str, vpy: str, work: str, shim: str | None = None,
-             extra: dict | None = None) -> tuple[tuple, tuple]:
+
+def commands(
+    program: str, vpy: str, work: str, shim: str | None = None, extra: dict | None = None
+) -> tuple[tuple, tuple]:
     """((argv, env) of A, (argv, env) of B); `extra`: more environment for both"""
     args, kind = PROGRAMS[program]
     paths = [shim] if shim else []
     extra = extra or {}
     if kind == 'lazified':
-        a = ([vpy] + args, clean_env(PYTHONPATH=os.pathsep.join(paths + [os.path.join(work, 'lazified')]), **extra))
-        b = ([vpy] + args, clean_env(PYTHONPATH=os.pathsep.join(paths + [os.path.join(work, 'plain')]), **extra))
+        a = (
+            [vpy] + args,
+            clean_env(PYTHONPATH=os.pathsep.join(paths + [os.path.join(work, 'lazified')]), **extra),
+        )
+        b = (
+            [vpy] + args,
+            clean_env(PYTHONPATH=os.pathsep.join(paths + [os.path.join(work, 'plain')]), **extra),
+        )
         return a, b
     env = clean_env(PYTHONPATH=shim, **extra) if shim else clean_env(**extra)
     return ([vpy, '-X', 'lazy_imports=all'] + args, env), ([vpy] + args, env)
@@ -310,8 +346,9 @@ def commands(program: str, vpy: str, work: str, shim: str | None = None,
 def run_timed(argv: list[str], env: dict, cwd: str) -> tuple[float, float]:
     """(wall seconds, the child's user + system CPU seconds)"""
     t0 = time.perf_counter()
-    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, env=env, cwd=cwd)
+    proc = subprocess.Popen(
+        argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=cwd
+    )
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t0
     if status != 0:
@@ -320,21 +357,36 @@ def run_timed(argv: list[str], env: dict, cwd: str) -> tuple[float, float]:
 
 
 def run_output(argv: list[str], env: dict, cwd: str) -> tuple[int, str]:
-    proc = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, env=env, cwd=cwd, text=True, errors='replace')
+    proc = subprocess.run(
+        argv,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=env,
+        cwd=cwd,
+        text=True,
+        errors='replace',
+    )
     return proc.returncode, proc.stdout
 
 
 def imported_modules(argv: list[str], env: dict, cwd: str) -> dict[str, int]:
     """module -> its own import time (us), from -X importtime, for the modules
     a run imports (the first line is the header)"""
-    proc = subprocess.run([argv[0], '-X', 'importtime'] + argv[1:], stdin=subprocess.DEVNULL,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=cwd,
-                          text=True, errors='replace')
+    proc = subprocess.run(
+        [argv[0], '-X', 'importtime'] + argv[1:],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=cwd,
+        text=True,
+        errors='replace',
+    )
     found: dict[str, int] = {}
     for line in proc.stderr.splitlines():
         if line.startswith('import time:') and line.count('|') == 2:
-            self_us, _, name = line[len('import time:'):].split('|')
+            self_us, _, name = line[len('import time:') :].split('|')
             name = name.strip()
             if name != 'imported package' and self_us.strip().isdigit():
                 found[name] = found.get(name, 0) + int(self_us)
@@ -367,7 +419,10 @@ def measure(setups: dict, pairs: int) -> dict:
             (argv_a, env_a), (argv_b, env_b) = commands(program, vpy, work, shim, extra)
             entry = results[program][version] = {'cmd_a': ' '.join(argv_a), 'cmd_b': ' '.join(argv_b)}
             if shim or PROGRAMS[program][1] == 'lazified':
-                entry['pythonpath_a'], entry['pythonpath_b'] = env_a.get('PYTHONPATH'), env_b.get('PYTHONPATH')
+                entry['pythonpath_a'], entry['pythonpath_b'] = (
+                    env_a.get('PYTHONPATH'),
+                    env_b.get('PYTHONPATH'),
+                )
             outputs = []
             for _ in range(2):  # warm-up: the first writes the bytecode caches
                 outputs = [run_output(argv_a, env_a, work), run_output(argv_b, env_b, work)]
@@ -376,9 +431,14 @@ def measure(setups: dict, pairs: int) -> dict:
             entry['same_output'] = out_a == out_b
             if rc_a != 0 or rc_b != 0 or out_a != out_b:
                 entry['output_a'], entry['output_b'] = out_a[-4000:], out_b[-4000:]
-                print(f'  {program} on {version}: A exit {rc_a}, B exit {rc_b}, same output: '
-                      f'{out_a == out_b}', file=sys.stderr)
-            mods_a, mods_b = imported_modules_median(argv_a, env_a, work), imported_modules(argv_b, env_b, work)
+                print(
+                    f'  {program} on {version}: A exit {rc_a}, B exit {rc_b}, same output: {out_a == out_b}',
+                    file=sys.stderr,
+                )
+            mods_a, mods_b = (
+                imported_modules_median(argv_a, env_a, work),
+                imported_modules(argv_b, env_b, work),
+            )
             entry['modules_a'], entry['modules_b'] = len(mods_a), len(mods_b)
             entry['only_in_a'] = sorted(set(mods_a) - set(mods_b))
             entry['imported_a'] = sorted(mods_a)
@@ -401,7 +461,7 @@ def measure(setups: dict, pairs: int) -> dict:
             entry['cpu_ratio'] = _summary([x[1] / y[1] for x, y in zip(a, b)])
             entry['cpu_a_ms'] = _summary([x[1] * 1000 for x in a])
             entry['cpu_b_ms'] = _summary([x[1] * 1000 for x in b])
-        cells = ', '.join(f"{v} {results[program][v]['ratio']['median']:.3f}" for v in walls)
+        cells = ', '.join(f'{v} {results[program][v]["ratio"]["median"]:.3f}' for v in walls)
         print(f'  {program}: {cells}', file=sys.stderr, flush=True)
     return results
 
@@ -410,7 +470,9 @@ def _export_head() -> str:
     dest = os.path.join(VENVS, 'realbench-head')
     shutil.rmtree(dest, ignore_errors=True)
     os.makedirs(dest)
-    archive = subprocess.run(['git', '-C', ROOT, 'archive', 'HEAD'], stdout=subprocess.PIPE, check=True).stdout
+    archive = subprocess.run(
+        ['git', '-C', ROOT, 'archive', 'HEAD'], stdout=subprocess.PIPE, check=True
+    ).stdout
     subprocess.run(['tar', '-x', '-C', dest], input=archive, check=True)
     head = _run(['git', '-C', ROOT, 'rev-parse', '--short', 'HEAD']).stdout.strip()
     with open(os.path.join(dest, '.realbench-head'), 'w') as f:
@@ -425,8 +487,10 @@ def _describe_source(path: str) -> str:
             return f'git archive HEAD of {ROOT} at {f.read().strip()}'
     head = _run(['git', '-C', path, 'rev-parse', '--short', 'HEAD']).stdout.strip()
     dirty = _run(['git', '-C', path, 'status', '--porcelain', '--', 'lazy_codec', 'pth']).stdout.strip()
-    return (f"{path} at {head or '?'}{' with uncommitted changes to lazy_codec/ or pth/' if dirty else ''} "
-            f"(sources sha256 {_source_hash(path)[:12]})")
+    return (
+        f'{path} at {head or "?"}{" with uncommitted changes to lazy_codec/ or pth/" if dirty else ""} '
+        f'(sources sha256 {_source_hash(path)[:12]})'
+    )
 
 
 def _write_shim(version: str) -> str:
@@ -439,6 +503,7 @@ def _write_shim(version: str) -> str:
 
 # -- report ------------------------------------------------------------------------
 
+
 def _version_key(version: str) -> tuple:
     """'3.11' before '3.11 pure' before '3.12'"""
     number, _, suffix = version.partition(' ')
@@ -449,9 +514,9 @@ def _cell(entry: dict | None) -> str:
     if not entry:
         return '-'
     if 'ratio' not in entry:
-        return f"fails (A exit {entry.get('exit_a')}, B exit {entry.get('exit_b')})"
+        return f'fails (A exit {entry.get("exit_a")}, B exit {entry.get("exit_b")})'
     mark = '' if entry.get('same_output', True) else ' (output differs)'
-    return f"{entry['ratio']['median']:.3f}{mark}"
+    return f'{entry["ratio"]["median"]:.3f}{mark}'
 
 
 def render(data: dict) -> str:
@@ -459,51 +524,76 @@ def render(data: dict) -> str:
     anchor = [v for v in versions if v == ANCHOR]
     others = [v for v in versions if v != ANCHOR]
     cols = [f'native {v}' for v in anchor] + [f'lazy_codec {v}' for v in others]
-    out = ['wall time, mode "all" / eager, same venv (9th: lazified jinja2 / plain, mode normal); '
-           f"median of {data['pairs']} pairwise ratios", '',
-           '| program | ' + ' | '.join(cols) + ' |', '|---|' + '---|' * len(cols)]
+    out = [
+        'wall time, mode "all" / eager, same venv (9th: lazified jinja2 / plain, mode normal); '
+        f'median of {data["pairs"]} pairwise ratios',
+        '',
+        '| program | ' + ' | '.join(cols) + ' |',
+        '|---|' + '---|' * len(cols),
+    ]
     order = anchor + others
     for program in PROGRAMS:
-        out.append(f'| {program} | ' + ' | '.join(_cell(data['results'][program].get(v)) for v in order) + ' |')
-    out += ['', 'CPU time (user + system) of the same runs, mode "all" / eager: median of the pairwise ratios', '',
-            '| program | ' + ' | '.join(cols) + ' |', '|---|' + '---|' * len(cols)]
+        out.append(
+            f'| {program} | ' + ' | '.join(_cell(data['results'][program].get(v)) for v in order) + ' |'
+        )
+    out += [
+        '',
+        'CPU time (user + system) of the same runs, mode "all" / eager: median of the pairwise ratios',
+        '',
+        '| program | ' + ' | '.join(cols) + ' |',
+        '|---|' + '---|' * len(cols),
+    ]
     for program in PROGRAMS:
         cells = []
         for v in order:
             e = data['results'][program].get(v)
-            cells.append(f"{e['cpu_ratio']['median']:.3f}" if e and 'cpu_ratio' in e else '-')
+            cells.append(f'{e["cpu_ratio"]["median"]:.3f}' if e and 'cpu_ratio' in e else '-')
         out.append(f'| {program} | ' + ' | '.join(cells) + ' |')
-    out += ['', 'modules imported, mode "all" (eager), from -X importtime', '',
-            '| program | ' + ' | '.join(cols) + ' |', '|---|' + '---|' * len(cols)]
+    out += [
+        '',
+        'modules imported, mode "all" (eager), from -X importtime',
+        '',
+        '| program | ' + ' | '.join(cols) + ' |',
+        '|---|' + '---|' * len(cols),
+    ]
     for program in PROGRAMS:
         cells = []
         for v in order:
             e = data['results'][program].get(v)
-            cells.append(f"{e['modules_a']} ({e['modules_b']})" if e else '-')
+            cells.append(f'{e["modules_a"]} ({e["modules_b"]})' if e else '-')
         out.append(f'| {program} | ' + ' | '.join(cells) + ' |')
     ann = data.get('annotations')
     if ann:
         aversions = sorted(ann['results'][next(iter(PROGRAMS))], key=_version_key)
-        out += ['', 'annotations deferred (every module compiled as with `from __future__ import annotations`), '
-                'mode "all": ratio all / eager and modules imported, as measured above -> with the shim; '
-                'ms: own import time (-X importtime) of the modules imported only without the shim, '
-                'and that / eager wall time', '',
-                '| program | ' + ' | '.join(f'{v} ratio | {v} modules | {v} ms (share)' for v in aversions) + ' |',
-                '|---|' + '---|' * (3 * len(aversions))]
+        out += [
+            '',
+            'annotations deferred (every module compiled as with `from __future__ import annotations`), '
+            'mode "all": ratio all / eager and modules imported, as measured above -> with the shim; '
+            'ms: own import time (-X importtime) of the modules imported only without the shim, '
+            'and that / eager wall time',
+            '',
+            '| program | '
+            + ' | '.join(f'{v} ratio | {v} modules | {v} ms (share)' for v in aversions)
+            + ' |',
+            '|---|' + '---|' * (3 * len(aversions)),
+        ]
         for program in PROGRAMS:
             cells = []
             for v in aversions:
                 base, shim = data['results'][program].get(v), ann['results'][program].get(v)
                 cells.append(f'{_cell(base)} -> {_cell(shim)}')
-                cells.append(f"{base['modules_a']} -> {shim['modules_a']}" if base and shim else '-')
+                cells.append(f'{base["modules_a"]} -> {shim["modules_a"]}' if base and shim else '-')
                 if shim and 'annotation_import_ms' in shim:
                     share = shim.get('annotation_share_of_eager')
-                    cells.append(f"{shim['annotation_import_ms']:.1f}" + (f' ({share:.3f})' if share is not None else ''))
+                    cells.append(
+                        f'{shim["annotation_import_ms"]:.1f}'
+                        + (f' ({share:.3f})' if share is not None else '')
+                    )
                 else:
                     cells.append('-')
             out.append(f'| {program} | ' + ' | '.join(cells) + ' |')
     out.append('')
-    out.append(f"Machine: {data['machine']}. {data['seconds']:.0f} s.")
+    out.append(f'Machine: {data["machine"]}. {data["seconds"]:.0f} s.')
     return '\n'.join(out) + '\n'
 
 
@@ -512,13 +602,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument('--versions', default='3.11,3.14', help='lazy_codec versions (3.15 is always added)')
     parser.add_argument('--pairs', type=int, default=11)
     parser.add_argument('--no-annotations', action='store_true', help='skip the annotation measurement')
-    parser.add_argument('--pure', action='store_true',
-                        help='measure the pure-Python runtime too (LAZY_CODEC_PURE=1), beside the accelerator')
+    parser.add_argument(
+        '--pure',
+        action='store_true',
+        help='measure the pure-Python runtime too (LAZY_CODEC_PURE=1), beside the accelerator',
+    )
     parser.add_argument('--out', default=os.path.join(ROOT, 'benchmarks', 'results'))
-    parser.add_argument('--lazy-codec', default=ROOT, metavar='DIR',
-                        help='the lazy_codec source tree to install (default: this checkout, as it is)')
-    parser.add_argument('--head', action='store_true',
-                        help="install lazy_codec from `git archive HEAD` instead (the work tree's uncommitted edits left out)")
+    parser.add_argument(
+        '--lazy-codec',
+        default=ROOT,
+        metavar='DIR',
+        help='the lazy_codec source tree to install (default: this checkout, as it is)',
+    )
+    parser.add_argument(
+        '--head',
+        action='store_true',
+        help="install lazy_codec from `git archive HEAD` instead (the work tree's uncommitted "
+        'edits left out)',
+    )
     args = parser.parse_args(argv)
     if args.head:
         args.lazy_codec = _export_head()
@@ -554,24 +655,40 @@ def main(argv: list[str] | None = None) -> int:
         for version in versions:
             if version != ANCHOR:
                 setups[version + PURE] = setups[version][:2] + (None, {'LAZY_CODEC_PURE': '1'})
-    print(f'measuring {len(PROGRAMS)} programs x {len(setups)} setups x {args.pairs} pairs',
-          file=sys.stderr, flush=True)
-    runtimes = {v: _run([setups[v][0], '-m', 'lazy_codec', '--version'], cwd=setups[v][1], env=clean_env()).stdout.strip()
-                for v in versions}
-    data = {'pairs': args.pairs, 'versions': versions + [v + PURE for v in versions if args.pure and v != ANCHOR],
-            'runtimes': runtimes, 'interpreters': {v: found[v] for v in versions},
-            'lazy_codec_source': _describe_source(args.lazy_codec), 'packages': freeze,
-            'lazified_jinja2': lazified,
-            'machine': f'{platform.machine()}, {os.cpu_count()} cpus, {platform.platform()}',
-            'date': time.strftime('%Y-%m-%d')}
+    print(
+        f'measuring {len(PROGRAMS)} programs x {len(setups)} setups x {args.pairs} pairs',
+        file=sys.stderr,
+        flush=True,
+    )
+    runtimes = {
+        v: _run(
+            [setups[v][0], '-m', 'lazy_codec', '--version'], cwd=setups[v][1], env=clean_env()
+        ).stdout.strip()
+        for v in versions
+    }
+    data = {
+        'pairs': args.pairs,
+        'versions': versions + [v + PURE for v in versions if args.pure and v != ANCHOR],
+        'runtimes': runtimes,
+        'interpreters': {v: found[v] for v in versions},
+        'lazy_codec_source': _describe_source(args.lazy_codec),
+        'packages': freeze,
+        'lazified_jinja2': lazified,
+        'machine': f'{platform.machine()}, {os.cpu_count()} cpus, {platform.platform()}',
+        'date': time.strftime('%Y-%m-%d'),
+    }
     results = measure(setups, args.pairs)
     data['results'] = {p: {v: e for v, e in r.items() if not v.endswith(FUTURE)} for p, r in results.items()}
     if not args.no_annotations:
         data['annotations'] = {
-            'method': 'the same venvs, PYTHONPATH=<shim>: a sitecustomize that wraps compile() so that module '
-                      'code is compiled with CO_FUTURE_ANNOTATIONS, its bytecode cached apart (sys.pycache_prefix)',
-            'results': {p: {v[:-len(FUTURE)]: e for v, e in r.items() if v.endswith(FUTURE)}
-                        for p, r in results.items()}}
+            'method': 'the same venvs, PYTHONPATH=<shim>: a sitecustomize that wraps compile() so '
+            'that module code is compiled with CO_FUTURE_ANNOTATIONS, its bytecode cached apart '
+            '(sys.pycache_prefix)',
+            'results': {
+                p: {v[: -len(FUTURE)]: e for v, e in r.items() if v.endswith(FUTURE)}
+                for p, r in results.items()
+            },
+        }
         for program, by_version in data['annotations']['results'].items():
             for version, entry in by_version.items():
                 base = data['results'][program].get(version)

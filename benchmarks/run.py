@@ -13,6 +13,7 @@ benchmarks/real_programs.py on the same versions (real programs, mode "all" /
 eager, native 3.15 beside: OUT/real-programs.json).  Numbers are ratios taken within one
 run; absolute times on these machines drift.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -33,17 +34,59 @@ HARNESS = os.path.join(os.path.dirname(ROOT), 'shared', 'bench', 'run-all')
 # figure -> (harness JSON path, target, native 3.15 anchor, future-lazy-imports anchor)
 TARGETS = [
     ('python -c pass, with / without', ('s4', 'result', 'ratio_wall', 'median'), '<= 1.03', '1.00', '2.59'),
-    ('s2 decode / compile(decoded)', ('s2', 'inproc', 'ratio_decode_over_compile_xformed', 'median'), '<= 0.25', '-', '5.55'),
-    ('s2 cold compile via codec / eager', ('s2', 'inproc', 'ratio_compile_raw_over_compile_eager', 'median'), '<= 1.10', '0.99', '6.55'),
+    (
+        's2 decode / compile(decoded)',
+        ('s2', 'inproc', 'ratio_decode_over_compile_xformed', 'median'),
+        '<= 0.25',
+        '-',
+        '5.55',
+    ),
+    (
+        's2 cold compile via codec / eager',
+        ('s2', 'inproc', 'ratio_compile_raw_over_compile_eager', 'median'),
+        '<= 1.10',
+        '0.99',
+        '6.55',
+    ),
     ('s1 --help warm', ('s1', 'results', 'help_warm', 'ratio_wall', 'median'), '<= 0.30', '0.28', '0.30'),
     ('s1 --help cold', ('s1', 'results', 'help_cold', 'ratio_wall', 'median'), '<= 0.38', '0.33', '0.66'),
     ('s1 run all cold', ('s1', 'results', 'runall_cold', 'ratio_wall', 'median'), '<= 1.08', '1.01', '1.58'),
     ('s1 --help peak RSS', ('s1', 'results', 'help_warm', 'ratio_rss', 'median'), '<= 0.43', '0.41', '0.40'),
-    ('s2 script, no name used', ('s2', 'results', 'script_none', 'ratio_wall', 'median'), '<= 0.36', '0.32', '1.75'),
-    ('s2 script, all used', ('s2', 'results', 'script_all', 'ratio_wall', 'median'), '<= 1.08', '1.00', '2.32'),
-    ('s3 attr (module keeps an unused lazy name)', ('s3', 'inproc', 'cases', 'attr', 'ratio_lazy_over_eager', 'median'), '<= 1.03', '1.00', '1.49'),
-    ('s3 from (module keeps an unused lazy name)', ('s3', 'inproc', 'cases', 'from', 'ratio_lazy_over_eager', 'median'), '<= 1.03', '1.00', '1.54'),
-    ('s3 unused', ('s3', 'inproc', 'cases', 'unused', 'ratio_lazy_over_eager', 'median'), '<= 1.10', '1.00', '1.00'),
+    (
+        's2 script, no name used',
+        ('s2', 'results', 'script_none', 'ratio_wall', 'median'),
+        '<= 0.36',
+        '0.32',
+        '1.75',
+    ),
+    (
+        's2 script, all used',
+        ('s2', 'results', 'script_all', 'ratio_wall', 'median'),
+        '<= 1.08',
+        '1.00',
+        '2.32',
+    ),
+    (
+        's3 attr (module keeps an unused lazy name)',
+        ('s3', 'inproc', 'cases', 'attr', 'ratio_lazy_over_eager', 'median'),
+        '<= 1.03',
+        '1.00',
+        '1.49',
+    ),
+    (
+        's3 from (module keeps an unused lazy name)',
+        ('s3', 'inproc', 'cases', 'from', 'ratio_lazy_over_eager', 'median'),
+        '<= 1.03',
+        '1.00',
+        '1.54',
+    ),
+    (
+        's3 unused',
+        ('s3', 'inproc', 'cases', 'unused', 'ratio_lazy_over_eager', 'median'),
+        '<= 1.10',
+        '1.00',
+        '1.00',
+    ),
     ('s5b dispatch wall', ('s5', 'results', 'dispatch', 'ratio_wall', 'median'), '<= 0.40', '0.36', '1.19'),
 ]
 
@@ -66,15 +109,21 @@ def venvs(version: str, python: str) -> tuple[str, str]:
         _copy_install(os.path.join(lazy, 'bin', 'python'))
     else:
         _run(pip + ['install', '-q', '--no-deps', '--force-reinstall', ROOT]).check_returncode()
-    return os.path.join(lazy, 'bin', 'python'), os.path.join(plain, 'bin', 'python')  # absolute: the harness changes directory
+    return os.path.join(lazy, 'bin', 'python'), os.path.join(
+        plain, 'bin', 'python'
+    )  # absolute: the harness changes directory
 
 
 def _copy_install(python: str) -> None:
     import shutil
+
     site = _run([python, '-c', 'import sysconfig; print(sysconfig.get_paths()["purelib"])']).stdout.strip()
     shutil.rmtree(os.path.join(site, 'lazy_codec'), ignore_errors=True)
-    shutil.copytree(os.path.join(ROOT, 'lazy_codec'), os.path.join(site, 'lazy_codec'),
-                    ignore=shutil.ignore_patterns('__pycache__'))
+    shutil.copytree(
+        os.path.join(ROOT, 'lazy_codec'),
+        os.path.join(site, 'lazy_codec'),
+        ignore=shutil.ignore_patterns('__pycache__'),
+    )
     shutil.copy(os.path.join(ROOT, 'pth', 'lazy_codec.pth'), site)
 
 
@@ -102,8 +151,10 @@ def harness(version: str, lazy_py: str, plain_py: str, runs: int, work: str) -> 
 
 # a stdlib-heavy program without the cookie: in mode "all" the import hook
 # makes the standard library's own module-level imports lazy
-ALL_MODE_PROGRAM = ('import asyncio, email.mime.multipart, http.server, json, decimal, '
-                    'logging.handlers, unittest, urllib.request')
+ALL_MODE_PROGRAM = (
+    'import asyncio, email.mime.multipart, http.server, json, decimal, '
+    'logging.handlers, unittest, urllib.request'
+)
 
 
 def all_mode(lazy_py: str, plain_py: str, runs: int, work: str) -> dict:
@@ -112,10 +163,16 @@ def all_mode(lazy_py: str, plain_py: str, runs: int, work: str) -> dict:
     abtime = os.path.join(os.path.dirname(HARNESS), 'abtime.py')
     out = {}
     for label, a, b in (
-        ('all_mode_warm', f'{lazy_py} -X lazy_imports=all -c "{ALL_MODE_PROGRAM}"',
-         f'{plain_py} -c "{ALL_MODE_PROGRAM}"'),
-        ('all_mode_same_venv', f'{lazy_py} -X lazy_imports=all -c "{ALL_MODE_PROGRAM}"',
-         f'{lazy_py} -c "{ALL_MODE_PROGRAM}"'),
+        (
+            'all_mode_warm',
+            f'{lazy_py} -X lazy_imports=all -c "{ALL_MODE_PROGRAM}"',
+            f'{plain_py} -c "{ALL_MODE_PROGRAM}"',
+        ),
+        (
+            'all_mode_same_venv',
+            f'{lazy_py} -X lazy_imports=all -c "{ALL_MODE_PROGRAM}"',
+            f'{lazy_py} -c "{ALL_MODE_PROGRAM}"',
+        ),
     ):
         path = os.path.join(work, f'{label}.json')
         os.makedirs(work, exist_ok=True)
@@ -132,13 +189,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument('--versions', default='3.11,3.14')
     parser.add_argument('--runs', type=int, default=15)
     parser.add_argument('--out', default=os.path.join(ROOT, 'benchmarks', 'results'))
-    parser.add_argument('--real', action='store_true',
-                        help='then the real programs too (benchmarks/real_programs.py, native 3.15 beside)')
+    parser.add_argument(
+        '--real',
+        action='store_true',
+        help='then the real programs too (benchmarks/real_programs.py, native 3.15 beside)',
+    )
     parser.add_argument('--real-pairs', type=int, default=11)
     args = parser.parse_args(argv)
     # as run-all does: these change what is measured (no bytecode cache, ...)
-    for var in ('PYTHONDONTWRITEBYTECODE', 'PYTHONPYCACHEPREFIX', 'PYTHON_LAZY_IMPORTS',
-                'PYTHONPROFILEIMPORTTIME', 'LAZY_CODEC_REPORT', 'LAZY_CODEC_LAZY_MODULES'):
+    for var in (
+        'PYTHONDONTWRITEBYTECODE',
+        'PYTHONPYCACHEPREFIX',
+        'PYTHON_LAZY_IMPORTS',
+        'PYTHONPROFILEIMPORTTIME',
+        'LAZY_CODEC_REPORT',
+        'LAZY_CODEC_LAZY_MODULES',
+    ):
         os.environ.pop(var, None)
     os.makedirs(args.out, exist_ok=True)
     interpreters = find_interpreters()
@@ -161,8 +227,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f'{version}: measured in {time.monotonic() - start:.0f}s', file=sys.stderr)
     # the table: every version measured into OUT, by this run or an earlier one
     for name in sorted(os.listdir(args.out), key=_version_key):
-        version = name[:-len('.json')]
-        if name.endswith('.json') and re.fullmatch(r'\d+\.\d+', version) and version not in table:  # not real-programs.json
+        version = name[: -len('.json')]
+        if (
+            name.endswith('.json') and re.fullmatch(r'\d+\.\d+', version) and version not in table
+        ):  # not real-programs.json
             with open(os.path.join(args.out, name)) as f:
                 table[version] = json.load(f)
     table = {v: table[v] for v in sorted(table, key=_version_key)}
@@ -172,8 +240,10 @@ def main(argv: list[str] | None = None) -> int:
     print(summary)
     if args.real:
         import real_programs
-        return real_programs.main(['--versions', args.versions, '--pairs', str(args.real_pairs),
-                                   '--out', args.out])
+
+        return real_programs.main(
+            ['--versions', args.versions, '--pairs', str(args.real_pairs), '--out', args.out]
+        )
     return 0
 
 
@@ -188,8 +258,13 @@ def _fmt(value) -> str:
 
 def render(table: dict) -> str:
     versions = list(table)
-    head = '| figure (lazy_codec / eager) | target | native 3.15 | future-lazy-imports | ' + \
-        ' | '.join(versions) + ' |\n|---|---|---|---|' + '---|' * len(versions) + '\n'
+    head = (
+        '| figure (lazy_codec / eager) | target | native 3.15 | future-lazy-imports | '
+        + ' | '.join(versions)
+        + ' |\n|---|---|---|---|'
+        + '---|' * len(versions)
+        + '\n'
+    )
     rows = []
     for label, path, target, native, fli in TARGETS:
         cells = [_fmt(_dig(table[v]['harness'], path)) for v in versions]
@@ -200,13 +275,24 @@ def render(table: dict) -> str:
         rows.append(f'| {label} | {target} | - | - | ' + ' | '.join(cells) + ' |')
 
     sem = [_dig(table[v]['harness'], ('s5', 'semantics')) for v in versions]
-    rows.append('| s5a behaviour checks (semantics.py) | 22/22 | 22/22 | 8/22 | ' + ' | '.join(
-        f"{sum(r['pass'] for r in s)}/{len(s)}" if s else '-' for s in sem) + ' |')
-    rows.append('| s5b modules imported, lazy (eager) | 50 | 50 | 155 | ' + ' | '.join(
-        _fmt(_dig(table[v]['harness'], ('s5', 'imports', 'lazy'))) + f" ({_fmt(_dig(table[v]['harness'], ('s5', 'imports', 'eager')))})"
-        for v in versions) + ' |')
-    for label, key in (('mode "all", warm, stdlib-heavy imports / eager (plain venv)', 'all_mode_warm'),
-                       ('mode "all" / eager, same venv', 'all_mode_same_venv')):
+    rows.append(
+        '| s5a behaviour checks (semantics.py) | 22/22 | 22/22 | 8/22 | '
+        + ' | '.join(f'{sum(r["pass"] for r in s)}/{len(s)}' if s else '-' for s in sem)
+        + ' |'
+    )
+    rows.append(
+        '| s5b modules imported, lazy (eager) | 50 | 50 | 155 | '
+        + ' | '.join(
+            _fmt(_dig(table[v]['harness'], ('s5', 'imports', 'lazy')))
+            + f' ({_fmt(_dig(table[v]["harness"], ("s5", "imports", "eager")))})'
+            for v in versions
+        )
+        + ' |'
+    )
+    for label, key in (
+        ('mode "all", warm, stdlib-heavy imports / eager (plain venv)', 'all_mode_warm'),
+        ('mode "all" / eager, same venv', 'all_mode_same_venv'),
+    ):
         cells = [_fmt(_dig(table[v].get('all_mode'), (key, 'ratio_wall', 'median'))) for v in versions]
         rows.append(f'| {label} | <= 1.00 | - | - | ' + ' | '.join(cells) + ' |')
     extra('s3 attr, every lazy name of the module used', ('steady_resolved', 'attr', 'median'), '<= 1.03')
@@ -214,7 +300,11 @@ def render(table: dict) -> str:
     extra('stdlib: total decode / total compile', ('stdlib_corpus', 'ratio'), '<= 0.10')
     extra("3.15's lazy stdlib modules: decode / compile", ('reference_lazy_modules', 'ratio'), '-')
     extra('decode us/line spread, 1k/10k/100k lines', ('scaling', 'spread'), '<= 1.25 (±25%)')
-    extra('decode / compile, lazy statements all through 10k lines', ('scaling', '10000', 'ratio_to_compile'), '-')
+    extra(
+        'decode / compile, lazy statements all through 10k lines',
+        ('scaling', '10000', 'ratio_to_compile'),
+        '-',
+    )
     machine = next(iter(table.values()))['machine'] if table else ''
     return head + '\n'.join(rows) + f'\n\nMachine: {machine}. Medians of pairwise ratios.\n'
 

@@ -12,6 +12,7 @@ loading its module; each figure is the best of `repeat`
 fresh runs of one size, in nanoseconds per statement / per first use.
 Prints a table and one JSON line.
 """
+
 import argparse
 import json
 import os
@@ -23,7 +24,7 @@ COOKIE = '# -*- coding: lazy -*-\n'
 WARMUP = 200  # lazy statements (and as many first uses) before the clock starts
 
 # runs in a fresh process: N lazy statements in `layout`, then N first uses
-CHILD = r'''
+CHILD = r"""
 import importlib.util, sys, time
 sys.path.insert(0, {where!r})
 for i in range({n}):
@@ -46,7 +47,7 @@ for use in uses:
     use()  # each loads every lazy name of its module once
 first_uses = time.perf_counter_ns() - start
 print(statements, first_uses)
-'''
+"""
 
 
 def write_tree(where: str, n: int, per_module: int) -> None:
@@ -68,8 +69,12 @@ def write_tree(where: str, n: int, per_module: int) -> None:
         with open(os.path.join(where, f'w{i}.py'), 'w') as f:
             f.write(f'X = {i}\n')
     with open(os.path.join(where, 'warmup.py'), 'w') as f:
-        f.write(COOKIE + ''.join(f'lazy import w{i}\nlazy from w{i} import X as x{i}\n' for i in range(WARMUP))
-                + 'def use():\n' + ''.join(f'    w{i}.X, x{i}\n' for i in range(WARMUP)))
+        f.write(
+            COOKIE
+            + ''.join(f'lazy import w{i}\nlazy from w{i} import X as x{i}\n' for i in range(WARMUP))
+            + 'def use():\n'
+            + ''.join(f'    w{i}.X, x{i}\n' for i in range(WARMUP))
+        )
     with open(os.path.join(where, 'holder_index.py'), 'w') as f:
         f.write(f'MODULES = {modules!r}\n')
 
@@ -77,12 +82,15 @@ def write_tree(where: str, n: int, per_module: int) -> None:
 def measure(n: int, per_module: int, repeat: int) -> tuple:
     with tempfile.TemporaryDirectory() as where:
         write_tree(where, n, per_module)
-        env = {k: v for k, v in os.environ.items() if k not in ('PYTHONDONTWRITEBYTECODE', 'PYTHON_LAZY_IMPORTS')}
+        env = {
+            k: v for k, v in os.environ.items() if k not in ('PYTHONDONTWRITEBYTECODE', 'PYTHON_LAZY_IMPORTS')
+        }
         code = CHILD.format(where=where, n=n)
         best = None
         for _ in range(repeat + 1):  # the first run writes the bytecode caches
-            out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
-                                 env=env, check=True).stdout.split()
+            out = subprocess.run(
+                [sys.executable, '-c', code], capture_output=True, text=True, env=env, check=True
+            ).stdout.split()
             figures = (int(out[0]) / n, int(out[1]) / n)
             best = figures if best is None else tuple(map(min, best, figures))
         return best
@@ -105,14 +113,20 @@ def main(argv=None) -> int:
         stmt100 = [t for n, t in zip(sizes, stmt) if n >= 100] or stmt
         use100 = [t for n, t in zip(sizes, use) if n >= 100] or use
         results[layout] = {
-            'sizes': sizes, 'per_statement_ns': stmt, 'per_first_use_ns': use,
-            'statement_max_over_min': max(stmt) / min(stmt), 'first_use_max_over_min': max(use) / min(use),
+            'sizes': sizes,
+            'per_statement_ns': stmt,
+            'per_first_use_ns': use,
+            'statement_max_over_min': max(stmt) / min(stmt),
+            'first_use_max_over_min': max(use) / min(use),
             'statement_max_over_min_from_100': max(stmt100) / min(stmt100),
             'first_use_max_over_min_from_100': max(use100) / min(use100),
         }
-        print(f'  {layout:14}' + ''.join(f'  {n:>6}: {s:7.0f} / {u:7.0f}' for n, (s, u) in rows.items())
-              + f'   max/min {max(stmt) / min(stmt):.2f} / {max(use) / min(use):.2f}'
-              + f' (from 100: {max(stmt100) / min(stmt100):.2f} / {max(use100) / min(use100):.2f})')
+        print(
+            f'  {layout:14}'
+            + ''.join(f'  {n:>6}: {s:7.0f} / {u:7.0f}' for n, (s, u) in rows.items())
+            + f'   max/min {max(stmt) / min(stmt):.2f} / {max(use) / min(use):.2f}'
+            + f' (from 100: {max(stmt100) / min(stmt100):.2f} / {max(use100) / min(use100):.2f})'
+        )
     print(json.dumps({'python': sys.version.split()[0], 'results': results}))
     return 0
 

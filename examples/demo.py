@@ -3,14 +3,16 @@
 
 Run it:  python examples/demo.py   (with lazy_codec installed)
 """
+
 import sys
 import time
 
 start = time.perf_counter()
 lazy import asyncio
 lazy import json
-lazy from fractions import Fraction
 lazy import xml.dom.minidom
+lazy from fractions import Fraction
+
 statements_ms = (time.perf_counter() - start) * 1000
 
 WATCHED = ('asyncio', 'json', 'fractions', 'xml', 'xml.dom', 'xml.dom.minidom')
@@ -27,5 +29,7 @@ print('json.dumps(...) ->', json.dumps({'lazy': True}))
 print('  imported so far:', imported())
 print('Fraction(1, 3) ->', Fraction(1, 3))
 print('  imported so far:', imported())
-print('  asyncio and xml.dom.minidom were never used, so never imported:',
-      'asyncio' not in sys.modules and 'xml.dom.minidom' not in sys.modules)
+print(
+    '  asyncio and xml.dom.minidom were never used, so never imported:',
+    'asyncio' not in sys.modules and 'xml.dom.minidom' not in sys.modules,
+)

@@ -3,8 +3,8 @@
 that its bytecode is cached (pip compiles it at install) and a start loads it
 rather than compiling source (exec'd from the .pth line itself, its compile
 took 3.0 M instructions of a 37.9 M `python -c pass` on 3.11; loaded from its
-cached bytecode, 0.9 M).  It imports nothing (`codecs`, `os`, `sys` are
-loaded by then) and does not import lazy_codec.
+cached bytecode, 0.9 M).  It imports nothing (`builtins`, `codecs`, `os`,
+`sys` are loaded by then) and does not import lazy_codec.
 
 It registers the `lazy` codec, whose module is imported only when a file
 with the cookie is decoded; on 3.9-3.14 it makes 3.15's sys API load the
@@ -22,6 +22,8 @@ finds it in sys.modules.
 PYTEST_DONT_REWRITE (pytest marks the files of a plugin's distribution for
 its assertion rewrite, and would warn that this one was imported before it)
 """
+
+import builtins
 import codecs
 import os
 import sys
@@ -32,15 +34,24 @@ def search(name):
         try:
             from lazy_codec._codec import search
         except ImportError as exc:
-            raise LookupError('unknown encoding: lazy (lazy_codec is not importable: %s; reinstall it)' % exc) from None
+            raise LookupError(
+                f'unknown encoding: lazy (lazy_codec is not importable: {exc}; reinstall it)'
+            ) from None
         return search(name)
 
 
 def api(name):
-    if name in {'set_lazy_imports', 'get_lazy_imports', 'set_lazy_imports_filter', 'get_lazy_imports_filter', 'lazy_modules'}:
-        import lazy_codec.runtime.api  # which puts them in sys
+    if name in {
+        'set_lazy_imports',
+        'get_lazy_imports',
+        'set_lazy_imports_filter',
+        'get_lazy_imports_filter',
+        'lazy_modules',
+    }:
+        import lazy_codec.runtime.api  # noqa: F401  (its import puts them in sys)
+
         return vars(sys)[name]
-    raise AttributeError("module 'sys' has no attribute %r" % name)
+    raise AttributeError(f"module 'sys' has no attribute {name!r}")
 
 
 def entry(*a, **k):
@@ -48,7 +59,6 @@ def entry(*a, **k):
 
 
 codecs.register(search)
-import builtins
 builtins.__lazy_codec_abi1__ = type(sys)('__lazy_codec_abi1__')
 builtins.__lazy_codec_abi1__.__getattr__ = entry
 # -- the source loaders (3.9-3.14): what 3.15's compiler does that ours cannot --
@@ -111,8 +121,9 @@ def _loader():
 def source_to_code(self, data, path, *, _optimize=-1):
     loader = _loader() if type(data) is bytes and has_lazy_cookie(data) else None
     if loader is not None:
-        return _without_frames(compile, loader.rewritten_text(data), path, 'exec', dont_inherit=True,
-                               optimize=_optimize)
+        return _without_frames(
+            compile, loader.rewritten_text(data), path, 'exec', dont_inherit=True, optimize=_optimize
+        )
     try:
         return _plain_source_to_code(self, data, path, _optimize=_optimize)
     except SyntaxError:
@@ -147,10 +158,15 @@ def install_loader_hooks():
 if sys.version_info < (3, 15):
     install_loader_hooks()
     vars(sys)['__getattr__'] = api
-    builtins.ImportCycleError = type('ImportCycleError', (ImportError,), {'__doc__': 'Import produces a cycle.', '__module__': 'builtins'})
+    builtins.ImportCycleError = type(
+        'ImportCycleError', (ImportError,), {'__doc__': 'Import produces a cycle.', '__module__': 'builtins'}
+    )
     builtins.__lazy_import__ = entry.__get__(builtins.__lazy_codec_abi1__)
-    if 'lazy_imports' in sys._xoptions or 'PYTHON_LAZY_IMPORTS' in os.environ or \
-            'LAZY_CODEC_REPORT' in os.environ:
+    if (
+        'lazy_imports' in sys._xoptions
+        or 'PYTHON_LAZY_IMPORTS' in os.environ
+        or 'LAZY_CODEC_REPORT' in os.environ
+    ):
         try:
             from lazy_codec._startup import start
         except ImportError:

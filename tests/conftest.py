@@ -3,6 +3,7 @@ subprocess (`run_process`), the one way to write a test's files
 (`write_files`) and to run one of them (`run_file`), the cookie, whether
 this is 3.15 (`NATIVE`: the codec is a pass-through), and the session's
 wheels."""
+
 from __future__ import annotations
 
 import fnmatch
@@ -14,6 +15,9 @@ import sys
 import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# the tests' support, not tests (pytest collects none there): the differential
+# harness and its case tables, the recorders, CPython's suite and its adapter
+sys.path.insert(1, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'support'))
 
 # the codec's cookie, a file's first line (COOKIE.encode() where bytes are written)
 COOKIE = '# -*- coding: lazy -*-\n'
@@ -30,16 +34,25 @@ def _accelerated() -> bool:
     import tempfile
 
     with tempfile.TemporaryDirectory() as where:
-        asked = subprocess.run([sys.executable, '-c', 'from lazy_codec.runtime.accelerator import accel; '
-                                'print(accel is not None)'], cwd=where, capture_output=True, text=True)
+        asked = subprocess.run(
+            [
+                sys.executable,
+                '-c',
+                'from lazy_codec.runtime.accelerator import accel; print(accel is not None)',
+            ],
+            cwd=where,
+            capture_output=True,
+            text=True,
+        )
     return asked.returncode == 0 and asked.stdout.strip() == 'True'  # (harness.py's python may not have it)
 
 
 ACCELERATED = _accelerated()
 
 
-def run_process(cmd, *, cwd=None, input=None, unset_env=(), extra_env=None, timeout=120,
-                text=True, check=False) -> subprocess.CompletedProcess:
+def run_process(
+    cmd, *, cwd=None, input=None, unset_env=(), extra_env=None, timeout=120, text=True, check=False
+) -> subprocess.CompletedProcess:
     """run `cmd` (its parts may be paths) to its end, stdout and stderr
     captured, in text unless `text=False`; never longer than `timeout`
     seconds, so that a hang fails its test instead of the whole run.
@@ -48,12 +61,21 @@ def run_process(cmd, *, cwd=None, input=None, unset_env=(), extra_env=None, time
     match a pattern of `unset_env` (fnmatch: 'PYTHON*' for all of pytest's
     PYTHONPATH & co.), then with `extra_env` set.  check=True asserts that
     the exit status is 0, showing the command and both streams if not."""
-    env = {name: value for name, value in os.environ.items()
-           if not any(fnmatch.fnmatchcase(name, pattern) for pattern in unset_env)}
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if not any(fnmatch.fnmatchcase(name, pattern) for pattern in unset_env)
+    }
     env.update(extra_env or {})
-    result = subprocess.run([os.fspath(part) for part in cmd], cwd=cwd, env=env, input=input,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=text,
-                            timeout=timeout)
+    result = subprocess.run(
+        [os.fspath(part) for part in cmd],
+        cwd=cwd,
+        env=env,
+        input=input,
+        capture_output=True,
+        text=text,
+        timeout=timeout,
+    )
     if check:
         assert result.returncode == 0, f'{result.args}\n{transcript(result)}'
     return result
@@ -90,12 +112,23 @@ def wheels(tmp_path_factory):
     example package's (examples/lazy_example_pkg), built once per session:
     installers take them from there, offline (`--no-index --find-links`)"""
     from test_install import REPO, check, isolation_args
+
     out = tmp_path_factory.mktemp('wheels')
     # with its dependencies' wheels, for installs that resolve them offline
-    check([sys.executable, '-m', 'pip', 'wheel', '-q',
-           *isolation_args(sys.executable), '-w', out, REPO])
+    check([sys.executable, '-m', 'pip', 'wheel', '-q', *isolation_args(sys.executable), '-w', out, REPO])
     # the example's build gets setuptools in pip's isolated environment
-    check([sys.executable, '-m', 'pip', 'wheel', '-q', '--no-deps', '-w', out,
-           os.path.join(REPO, 'examples', 'lazy_example_pkg')])
+    check(
+        [
+            sys.executable,
+            '-m',
+            'pip',
+            'wheel',
+            '-q',
+            '--no-deps',
+            '-w',
+            out,
+            os.path.join(REPO, 'examples', 'lazy_example_pkg'),
+        ]
+    )
     assert len(glob.glob(os.path.join(out, 'lazy_*.whl'))) == 2, os.listdir(out)
     return out

@@ -17,6 +17,7 @@ rejects and the rewrite accepts, or rejects with another SyntaxError.
 
 `pytest -s` shows the counts.
 """
+
 from __future__ import annotations
 
 import ast
@@ -30,12 +31,12 @@ import time
 import warnings
 
 import pytest
+from conftest import COOKIE, NATIVE, run_process
 
 import lazy_codec
-from conftest import COOKIE, NATIVE, run_process
 from lazy_codec.rewrite import ENTRY_NAME, ENTRY_POINTS
-from lazy_codec.rewrite.lexer import split_lines
 from lazy_codec.rewrite.emitter import ERROR_CALL, LAZY_MODULES_NAME, SET_MODE_NAME, rewrite
+from lazy_codec.rewrite.lexer import split_lines
 
 REFERENCE = os.path.expanduser('~/.cache/reference-pythons/root/usr')
 STDLIB_315 = os.path.join(REFERENCE, 'lib', 'python3.15')
@@ -53,6 +54,8 @@ RUN_TIME_NAMES = (LAZY_MODULES_NAME, SET_MODE_NAME)
 
 def decides_at_run_time(text: str) -> bool:
     return any(name in text for name in RUN_TIME_NAMES)
+
+
 # the `lazy ` that makes a statement lazy: at a line's start, after `;`, or
 # after a compound statement's `:` (also in strings, where it does no harm);
 # blanks and backslash continuations may follow it
@@ -68,6 +71,7 @@ SAMPLE_AST = 60  # files compiled through the codec and compared by AST
 
 
 # -- reading a corpus ------------------------------------------------------
+
 
 def py_files(root: str) -> list[str]:
     found = []
@@ -103,11 +107,11 @@ def sample(items: list, size: int) -> list:
 
 
 def report(title: str, **counts) -> None:
-    print(f'\n[{title}] python {sys.version.split()[0]}: '
-          + ', '.join(f'{k}={v}' for k, v in counts.items()))
+    print(f'\n[{title}] python {sys.version.split()[0]}: ' + ', '.join(f'{k}={v}' for k, v in counts.items()))
 
 
 # -- compiling -------------------------------------------------------------
+
 
 def compile_error(source, path: str = '<corpus>'):
     """None if `source` compiles, else the exception"""
@@ -124,7 +128,7 @@ def with_lazy_cookie(data: bytes) -> bytes:
     """the file under the `lazy` cookie, one line down (a BOM goes: with a
     cookie other than utf-8 it is an error of its own)"""
     if data.startswith(BOM):
-        data = data[len(BOM):]
+        data = data[len(BOM) :]
     return LAZY_COOKIE + data
 
 
@@ -133,6 +137,7 @@ def dump(tree: ast.AST) -> str:
 
 
 # -- test 1: this interpreter's stdlib -------------------------------------
+
 
 def changed_by_rewrite(texts: dict[str, str]) -> list[str]:
     return [path for path, text in texts.items() if rewrite(text) != text]
@@ -193,9 +198,14 @@ def test_own_stdlib_round_trip():
             differing.append(path)
 
     report(
-        'own stdlib', root=root, lazy_codec=os.path.dirname(lazy_codec.__file__),
-        checked=len(texts), undecodable=len(undecodable), unreadable=len(unreadable),
-        non_compiling=len(failing), encoding_errors=len(cookie_errors),
+        'own stdlib',
+        root=root,
+        lazy_codec=os.path.dirname(lazy_codec.__file__),
+        checked=len(texts),
+        undecodable=len(undecodable),
+        unreadable=len(unreadable),
+        non_compiling=len(failing),
+        encoding_errors=len(cookie_errors),
         ast_compared=len(sample(compiling, SAMPLE_AST)),
         seconds=round(time.perf_counter() - start, 2),
     )
@@ -209,6 +219,7 @@ def test_own_stdlib_round_trip():
 
 
 # -- test 2: 3.15's stdlib, without its lazy files --------------------------
+
 
 def needs_315():
     if not os.path.isdir(STDLIB_315):
@@ -233,8 +244,12 @@ def test_315_stdlib_round_trip():
     by_codec = [] if NATIVE else changed_by_codec({p: datas[p] for p in plain}, plain)
 
     report(
-        '3.15 stdlib', checked=len(plain), left_to_lazy_test=len(lazy), undecodable=len(undecodable),
-        unreadable=len(unreadable), seconds=round(time.perf_counter() - start, 2),
+        '3.15 stdlib',
+        checked=len(plain),
+        left_to_lazy_test=len(lazy),
+        undecodable=len(undecodable),
+        unreadable=len(unreadable),
+        seconds=round(time.perf_counter() - start, 2),
     )
     for path in changed:
         lines = (len(split_lines(plain[path])), len(split_lines(rewrite(plain[path]))))
@@ -246,6 +261,7 @@ def test_315_stdlib_round_trip():
 
 # -- test 3: 3.15's lazy code ----------------------------------------------
 
+
 def make_eager(text: str) -> tuple[str, dict[tuple[int, int], int]]:
     """the text with `lazy` taken out (its continuations kept: lines stay
     where they are), and where each statement it made eager starts there,
@@ -254,13 +270,13 @@ def make_eager(text: str) -> tuple[str, dict[tuple[int, int], int]]:
     pieces = []
     end = 0
     for match in LAZY_WORD.finditer(text):
-        pieces.append(text[end:match.start()] + match.group(1))
+        pieces.append(text[end : match.start()] + match.group(1))
         pieces += CONTINUATION.findall(match.group(2))
         end = match.end()
         so_far = ''.join(pieces)
         line_start = max(so_far.rfind('\n'), so_far.rfind('\r')) + 1
         at = (len(split_lines(so_far + 'x')), len(so_far[line_start:].encode('utf-8')))
-        starts[at] = len(split_lines(text[:match.end(1)] + 'x'))
+        starts[at] = len(split_lines(text[: match.end(1)] + 'x'))
     pieces.append(text[end:])
     return ''.join(pieces), starts
 
@@ -333,8 +349,7 @@ def module_statements(body: list[ast.stmt]):
 
 def import_nodes(tree: ast.Module) -> list[ast.stmt]:
     """the module-level imports, in order"""
-    nodes = [node for node in module_statements(tree.body)
-             if isinstance(node, (ast.Import, ast.ImportFrom))]
+    nodes = [node for node in module_statements(tree.body) if isinstance(node, (ast.Import, ast.ImportFrom))]
     return sorted(nodes, key=lambda n: (n.lineno, n.col_offset))
 
 
@@ -343,8 +358,12 @@ def lazy_nodes(tree: ast.Module, starts: dict[tuple[int, int], int]) -> list[ast
 
 
 def is_entry_call(node) -> bool:
-    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-            and isinstance(node.func.value, ast.Name) and node.func.value.id == ENTRY_NAME)
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == ENTRY_NAME
+    )
 
 
 class CallsOfIfForms(ast.NodeTransformer):
@@ -357,12 +376,16 @@ class CallsOfIfForms(ast.NodeTransformer):
 
     def visit_If(self, node):
         self.generic_visit(node)
-        if not (is_entry_call(node.test) and not node.orelse and len(node.body) == 1
-                and isinstance(node.body[0], (ast.Import, ast.ImportFrom))):
+        if not (
+            is_entry_call(node.test)
+            and not node.orelse
+            and len(node.body) == 1
+            and isinstance(node.body[0], (ast.Import, ast.ImportFrom))
+        ):
             return node
         body = node.body[0]
         if actual_call(node.test.func.attr, node.test)[1] != expected_call(body, True)[1]:
-            self.mismatches.append(f'line {node.lineno}: `if` body {ast.dump(body)} is not its call\'s')
+            self.mismatches.append(f"line {node.lineno}: `if` body {ast.dump(body)} is not its call's")
         node.test.end_lineno = node.end_lineno  # (the `if` spans the statement's lines)
         return ast.copy_location(ast.Expr(node.test), node)
 
@@ -371,10 +394,13 @@ def runtime_calls(tree: ast.Module) -> dict[int, list[tuple[str, ast.Call]]]:
     """per line: the runtime calls, each with the entry point it calls"""
     calls: dict[int, list] = {}
     for stmt in module_statements(tree.body):
-        if (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
-                and isinstance(stmt.value.func, ast.Attribute)
-                and isinstance(stmt.value.func.value, ast.Name)
-                and stmt.value.func.value.id == ENTRY_NAME):
+        if (
+            isinstance(stmt, ast.Expr)
+            and isinstance(stmt.value, ast.Call)
+            and isinstance(stmt.value.func, ast.Attribute)
+            and isinstance(stmt.value.func.value, ast.Name)
+            and stmt.value.func.value.id == ENTRY_NAME
+        ):
             calls.setdefault(stmt.lineno, []).append((stmt.value.func.attr, stmt.value))
     return calls
 
@@ -393,8 +419,9 @@ def actual_call(func: str, call: ast.Call) -> tuple:
     return (func, [ast.literal_eval(arg) for arg in call.args])
 
 
-def check_calls(eager_tree: ast.Module, rewritten_tree: ast.Module,
-                starts: dict[tuple[int, int], int]) -> tuple[list[str], list[tuple[int, ast.stmt]]]:
+def check_calls(
+    eager_tree: ast.Module, rewritten_tree: ast.Module, starts: dict[tuple[int, int], int]
+) -> tuple[list[str], list[tuple[int, ast.stmt]]]:
     """(problems, the imports that became calls, each with its first line):
     each lazy statement is the runtime call that does its import, from the
     line of its `lazy` to its last; a plain import may be a maybe_lazy_*
@@ -409,8 +436,9 @@ def check_calls(eager_tree: ast.Module, rewritten_tree: ast.Module,
         found = [c for c in on_line if actual_call(*c) == want]
         if not found:
             if lazy:
-                problems.append(f'line {first}: no call {want}, calls there: '
-                                f'{[actual_call(*c) for c in on_line]}')
+                problems.append(
+                    f'line {first}: no call {want}, calls there: {[actual_call(*c) for c in on_line]}'
+                )
             continue
         on_line.remove(found[0])
         converted.append((first, node))
@@ -418,8 +446,9 @@ def check_calls(eager_tree: ast.Module, rewritten_tree: ast.Module,
         if [ast.literal_eval(line) for line in lines] != [first]:
             problems.append(f'line {first}: the call passes line={lines and ast.literal_eval(lines[0])}')
         if found[0][1].end_lineno != node.end_lineno:
-            problems.append(f'line {first}: call ends on line {found[0][1].end_lineno}, '
-                            f'statement on {node.end_lineno}')
+            problems.append(
+                f'line {first}: call ends on line {found[0][1].end_lineno}, statement on {node.end_lineno}'
+            )
     left = {line: [actual_call(*c) for c in cs] for line, cs in calls.items() if cs}
     if left:
         problems.append(f'calls for no import: {left}')
@@ -429,11 +458,17 @@ def check_calls(eager_tree: ast.Module, rewritten_tree: ast.Module,
 def missing_entry_points(tree: ast.Module) -> list[str]:
     """the entry points rewritten code calls that the runtime lacks"""
     from lazy_codec.runtime import api
-    wanted = {node.attr for node in ast.walk(tree)
-              if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-              and node.value.id == ENTRY_NAME}
-    return sorted(name for name in wanted
-                  if name not in ENTRY_POINTS or not callable(getattr(api, name, None)))
+
+    wanted = {
+        node.attr
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == ENTRY_NAME
+    }
+    return sorted(
+        name for name in wanted if name not in ENTRY_POINTS or not callable(getattr(api, name, None))
+    )
 
 
 def changed_lines(text: str, rewritten: str) -> set[int]:
@@ -481,8 +516,10 @@ def check_rejected(rewritten: str, native: list) -> list[str]:
         if error is None:
             return [f'3.15 rejects it ({native}), the rewrite compiles and does not raise']
         if getattr(error, 'lineno', None) != native[1]:
-            return [f'3.15 rejects it on line {native[1]} ({native[0]}), '
-                    f'compiling the rewrite fails on line {error.lineno} ({error.msg})']
+            return [
+                f'3.15 rejects it on line {native[1]} ({native[0]}), '
+                f'compiling the rewrite fails on line {error.lineno} ({error.msg})'
+            ]
         return []
     error = compile_error(rewritten)
     if error is not None:
@@ -501,8 +538,11 @@ def check_lazy_file(text: str, native: list | None | str) -> tuple[str, list[str
     problems = []
     if len(split_lines(rewritten)) != len(split_lines(text)):
         problems.append(f'{len(split_lines(text))} lines became {len(split_lines(rewritten))}')
-    if not NATIVE and rewrite(LAZY_COOKIE.decode() + text) != LAZY_COOKIE.decode() + rewrite(text, 2) \
-            and ERROR_FORM not in rewritten:
+    if (
+        not NATIVE
+        and rewrite(LAZY_COOKIE.decode() + text) != LAZY_COOKIE.decode() + rewrite(text, 2)
+        and ERROR_FORM not in rewritten
+    ):
         problems.append('rewrite under a cookie line differs')
     if native not in (None, 'unknown'):
         return 'rejected by 3.15', problems + check_rejected(rewritten, native)
@@ -545,19 +585,28 @@ def test_315_lazy_files():
     _, lazy = split_by_lazy(texts)
     natives = native_results(sorted(lazy))
     failures = {}
-    print(f'\n[3.15 lazy files] python {sys.version.split()[0]}, oracle: '
-          f'{PYTHON_315 if natives is not None else "none"}')
+    print(
+        f'\n[3.15 lazy files] python {sys.version.split()[0]}, oracle: '
+        f'{PYTHON_315 if natives is not None else "none"}'
+    )
     for path in sorted(lazy):
         native = 'unknown' if natives is None else natives[path]
         outcome, problems = check_lazy_file(lazy[path], native)
-        print(f'   {os.path.relpath(path, STDLIB_315)}: {outcome}'
-              + ''.join(f'\n      PROBLEM {p}' for p in problems))
+        print(
+            f'   {os.path.relpath(path, STDLIB_315)}: {outcome}'
+            + ''.join(f'\n      PROBLEM {p}' for p in problems)
+        )
         if problems:
             failures[path] = problems
     with_statements = [p for p in lazy if HAS_LAZY.search(lazy[p])]
-    report('3.15 lazy files', checked=len(lazy), with_lazy_statements=len(with_statements),
-           lazy_modules_only=len(lazy) - len(with_statements), failing=len(failures),
-           seconds=round(time.perf_counter() - start, 2))
+    report(
+        '3.15 lazy files',
+        checked=len(lazy),
+        with_lazy_statements=len(with_statements),
+        lazy_modules_only=len(lazy) - len(with_statements),
+        failing=len(failures),
+        seconds=round(time.perf_counter() - start, 2),
+    )
     assert failures == {}
     assert len(with_statements) >= 10
 
@@ -589,7 +638,7 @@ def lazify(text: str, tree: ast.Module) -> tuple[str, int]:
     nodes = lazifiable(tree.body, [])
     for node in sorted(nodes, key=lambda n: (n.lineno, n.col_offset), reverse=True):
         line = lines[node.lineno - 1]
-        col = len(line.encode('utf-8')[:node.col_offset].decode('utf-8'))
+        col = len(line.encode('utf-8')[: node.col_offset].decode('utf-8'))
         lines[node.lineno - 1] = f'{line[:col]}lazy {line[col:]}'
     return ''.join(lines), len(nodes)
 
@@ -617,14 +666,20 @@ def test_own_stdlib_made_lazy():
         outcome, problems = check_lazy_file(lazy_text, None)  # valid on 3.15
         if problems:  # 'neither compiles here' is fine: the file's own error, kept
             failures[path] = [outcome] + problems
-    report('own stdlib made lazy', files=files, lazy_statements=statements,
-           failing=len(failures), seconds=round(time.perf_counter() - start, 2))
+    report(
+        'own stdlib made lazy',
+        files=files,
+        lazy_statements=statements,
+        failing=len(failures),
+        seconds=round(time.perf_counter() - start, 2),
+    )
     assert failures == {}
     assert statements > 100
 
 
 # -- bugs found: lazy statements 3.15 rejects ---------------------------------
 # what 3.15.2 says compiling each source (compile(src, ..., dont_inherit=True))
+
 
 def error_of(src: str) -> list | None:
     """the SyntaxError that `src` gets through the rewrite: the one its
@@ -635,8 +690,13 @@ def error_of(src: str) -> list | None:
     error = compile_error(rewritten)
     if error is None:
         return None
-    return [error.msg, error.lineno, error.offset,
-            getattr(error, 'end_lineno', None), getattr(error, 'end_offset', None)]
+    return [
+        error.msg,
+        error.lineno,
+        error.offset,
+        getattr(error, 'end_lineno', None),
+        getattr(error, 'end_offset', None),
+    ]
 
 
 TOKENIZER_MESSAGES = ("'(' was never closed", "unmatched ')'", "unmatched ']'")
@@ -644,9 +704,8 @@ TOKENIZER_MESSAGES = ("'(' was never closed", "unmatched ')'", "unmatched ']'")
 
 def _recorded_errors():
     """3.15's SyntaxError per malformed lazy statement (None: it compiles),
-    recorded by tests/record_errors.py"""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'expected_errors',
-                        'lazy_statements.json')
+    recorded by tests/support/record_errors.py"""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'expected_errors', 'lazy_statements.json')
     with open(path, encoding='utf-8') as f:
         return [pytest.param(src, native, id=src) for src, native in json.load(f)]
 

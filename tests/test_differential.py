@@ -1,11 +1,10 @@
 """Each differential case (harness.all_cases()), run with lazy_codec, prints what native 3.15 printed."""
+
 import re
 import sys
 
 import pytest
-
 from conftest import NATIVE
-
 from harness import LAZY_COOKIE, NATIVE_COOKIE, all_cases, expected_path, run_case
 
 CASES = all_cases()
@@ -39,7 +38,10 @@ def _params():
 def _for_this_version(expected: str) -> str:
     if sys.version_info < (3, 10):  # SyntaxError has no end position before 3.10
         expected = re.sub(
-            r"^(  syntax: .*? \S+\.py -?\d+ -?\d+) -?\d+ -?\d+ ", r"\1 n/a n/a ", expected, flags=re.M,
+            r'^(  syntax: .*? \S+\.py -?\d+ -?\d+) -?\d+ -?\d+ ',
+            r'\1 n/a n/a ',
+            expected,
+            flags=re.M,
         )
     return expected
 

@@ -14,6 +14,7 @@ not decode the module, so does not import the codec's module
 which writes no bytecode, as with a read-only site-packages.
 
 Everything runs in subprocesses."""
+
 import os
 
 from conftest import transcript
@@ -40,8 +41,10 @@ def decodes_at_start(python, cwd):
     """whether importing the example (its package and __main__) rewrites a
     module (the loader's rewrite; on 3.15 the codec's decode), in a start
     that writes no bytecode (-B)"""
-    code = ('import sys, lazy_example, lazy_example.__main__; '
-            "print('lazy_codec._loader' in sys.modules or 'lazy_codec._codec' in sys.modules)")
+    code = (
+        'import sys, lazy_example, lazy_example.__main__; '
+        "print('lazy_codec._loader' in sys.modules or 'lazy_codec._codec' in sys.modules)"
+    )
     result = check([python, '-B', '-c', code], cwd=cwd)
     assert result.stdout.strip() in ('True', 'False'), transcript(result)
     return result.stdout.strip() == 'True'

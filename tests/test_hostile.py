@@ -13,6 +13,7 @@ Runnable cases must print what they are expected to.
 Known bugs are kept as `xfail(strict=True)` with the version range where they
 show; the reasons say what is wrong.
 """
+
 from __future__ import annotations
 
 import codecs
@@ -24,15 +25,17 @@ import sys
 import time
 
 import pytest
+from conftest import COOKIE as COOKIE_TEXT
+from conftest import NATIVE, run_file, write_files
 
-from conftest import COOKIE as COOKIE_TEXT, NATIVE, run_file, write_files
-from lazy_codec.rewrite.lexer import split_lines
 from lazy_codec.rewrite.emitter import rewrite
+from lazy_codec.rewrite.lexer import split_lines
 
 V = sys.version_info[:2]
 COOKIE = COOKIE_TEXT.encode()
 LAZY = re.compile(
-    rb'(?m)^([ \t\x0c]*(?:if True: )?)lazy(?:[ \t\x0c]+|[ \t\x0c]*\\\r?\n[ \t\x0c]*)(?=import\b|from\b)')
+    rb'(?m)^([ \t\x0c]*(?:if True: )?)lazy(?:[ \t\x0c]+|[ \t\x0c]*\\\r?\n[ \t\x0c]*)(?=import\b|from\b)'
+)
 
 
 def eager_of(data: bytes, encoding: bytes = b'utf-8') -> bytes:
@@ -62,7 +65,7 @@ class Run:
     @property
     def line(self) -> int | None:
         """the line of the module that the traceback names last"""
-        found = re.findall(r'File "%s", line (-?\d+)' % re.escape(self.path), self.err)
+        found = re.findall(rf'File "{re.escape(self.path)}", line (-?\d+)', self.err)
         return int(found[-1]) if found else None
 
     def shape(self):
@@ -131,10 +134,9 @@ INVALID_UTF8 = {
 # UTF-8 (the eager file runs): the codec accepted them too late
 
 
-@pytest.mark.parametrize(('case', 'how'), [
-    pytest.param(case, how, id=f'{case}-{how}')
-    for case in INVALID_UTF8 for how in HOWS
-])
+@pytest.mark.parametrize(
+    ('case', 'how'), [pytest.param(case, how, id=f'{case}-{how}') for case in INVALID_UTF8 for how in HOWS]
+)
 def test_invalid_utf8(tmp_path, case, how):
     body, line = INVALID_UTF8[case]
     if case == 'cookie line':
@@ -172,9 +174,9 @@ NUL = {
 }
 
 
-@pytest.mark.parametrize(('case', 'how'), [
-    pytest.param(case, how, id=f'{case}-{how}') for case in NUL for how in HOWS
-])
+@pytest.mark.parametrize(
+    ('case', 'how'), [pytest.param(case, how, id=f'{case}-{how}') for case in NUL for how in HOWS]
+)
 def test_nul_bytes(tmp_path, case, how):
     """the same exception type and line as the eager file on this interpreter"""
     if how == 'script' and (3, 11) <= sys.version_info[:3] < (3, 11, 7):
@@ -224,24 +226,31 @@ def test_line_endings(tmp_path, newline, final, how):
 
 WHITESPACE = {
     'tab after spaces, on the lazy line': b'if True:\n    x = 1\n\tlazy import json\nprint(json.dumps(2))\n',
-    'tab after 8 spaces, on the lazy line': b'if True:\n        x = 1\n\tlazy import json\nprint(json.dumps(2))\n',
+    'tab after 8 spaces, on the lazy line': (
+        b'if True:\n        x = 1\n\tlazy import json\nprint(json.dumps(2))\n'
+    ),
     'tab after the lazy line': b'if True:\n  lazy import json\n\tx = 1\nprint(json.dumps(2))\n',
-    'tabs only': (b'if True:\n\tlazy import json\n\tif True:\n\t\tlazy from fractions import Fraction\n'
-                  b'print(json.dumps(2), Fraction(1, 2))\n'),
+    'tabs only': (
+        b'if True:\n\tlazy import json\n\tif True:\n\t\tlazy from fractions import Fraction\n'
+        b'print(json.dumps(2), Fraction(1, 2))\n'
+    ),
     'lazy line dedents wrongly': b'if True:\n        x = 1\n    lazy import json\nprint(json.dumps(2))\n',
     'lazy line indented alone': b'x = 1\n    lazy import json\nprint(json.dumps(2))\n',
     'form feed at line start': b'\x0clazy import json\nprint(json.dumps(2))\n',
     'form feed before the indentation': b'if True:\n\x0c    lazy import json\nprint(json.dumps(2))\n',
     'form feed after the indentation': b'if True:\n    \x0clazy import json\nprint(json.dumps(2))\n',
-    'form feeds between tokens': (b'lazy\x0cimport\x0cjson\nlazy\x0c from\x0cjson\x0cimport\x0cdumps\n'
-                                  b'print(dumps(2))\n'),
-    'form feed line between lazy lines': b'lazy import json\n\x0c\nlazy from json import dumps\nprint(dumps(2))\n',
+    'form feeds between tokens': (
+        b'lazy\x0cimport\x0cjson\nlazy\x0c from\x0cjson\x0cimport\x0cdumps\nprint(dumps(2))\n'
+    ),
+    'form feed line between lazy lines': (
+        b'lazy import json\n\x0c\nlazy from json import dumps\nprint(dumps(2))\n'
+    ),
 }
 
 
-@pytest.mark.parametrize(('case', 'how'), [
-    pytest.param(case, how, id=f'{case}-{how}') for case in WHITESPACE for how in HOWS
-])
+@pytest.mark.parametrize(
+    ('case', 'how'), [pytest.param(case, how, id=f'{case}-{how}') for case in WHITESPACE for how in HOWS]
+)
 def test_whitespace(tmp_path, case, how):
     """runs, or fails, as the eager file does: same output, exception type and line"""
     data = COOKIE + WHITESPACE[case]
@@ -273,12 +282,15 @@ def test_interpreter_error_shows_the_line_as_written(tmp_path, how, case):
 
 # -- a very long dotted name ------------------------------------------------------
 
+
 def test_ten_thousand_segment_name(tmp_path):
     dotted = '.'.join(['m'] * 10000)
-    body = (f'lazy import {dotted}\n'
-            'print("bound")\n'
-            'try:\n    m\nexcept ModuleNotFoundError as e:\n    print("caught", e.name)\n'
-            'print("after")\n')
+    body = (
+        f'lazy import {dotted}\n'
+        'print("bound")\n'
+        'try:\n    m\nexcept ModuleNotFoundError as e:\n    print("caught", e.name)\n'
+        'print("after")\n'
+    )
     text = COOKIE.decode() + body
     if not NATIVE:
         out = rewrite(text)
@@ -291,12 +303,17 @@ def test_ten_thousand_segment_name(tmp_path):
 
 # -- a big file --------------------------------------------------------------------
 
+
 def _big(lines: int) -> bytes:
     """`lines` lines, most `x = 1`, one in ten a long string: ~50 bytes a line"""
     chunk = ('x = 1\n' * 9 + 's = "' + 'y' * 439 + '"\n').encode()
     body = chunk * ((lines - 4) // 10) + b'x = 1\n' * ((lines - 4) % 10)
-    return (COOKIE + b'lazy import json\n' + body
-            + b'lazy from fractions import Fraction\nprint(json.dumps(1), Fraction(1, 2))\n')
+    return (
+        COOKIE
+        + b'lazy import json\n'
+        + body
+        + b'lazy from fractions import Fraction\nprint(json.dumps(1), Fraction(1, 2))\n'
+    )
 
 
 def test_big_file_memory():
@@ -304,8 +321,10 @@ def test_big_file_memory():
     of it is read: the rewrite's peak memory is a small multiple of the text
     (the lines, and the tokens of one logical line at a time)"""
     import tracemalloc
+
     # what an import compiles (the loader's rewrite; on 3.15 the codec's plain decode)
     if NATIVE:
+
         def source(data):
             return codecs.lookup('lazy').decode(data)[0]
     else:
@@ -313,6 +332,7 @@ def test_big_file_memory():
 
         def source(data):
             return rewritten_text(data)
+
     data = _big(100_000)
     tracemalloc.start()
     try:
@@ -330,6 +350,7 @@ def test_big_file_memory():
 @pytest.mark.skipif(os.environ.get('LAZY_CODEC_SLOW') != '1', reason='set LAZY_CODEC_SLOW=1 (50 MB)')
 def test_big_file():
     from lazy_codec._loader import rewritten_text  # what an import compiles
+
     timings = {}
     for lines in (100_000, 1_000_000):
         data = _big(lines)
@@ -343,6 +364,7 @@ def test_big_file():
 
 
 # -- type comments, TYPE_CHECKING, match -----------------------------------------------
+
 
 def test_type_comments_and_type_checking(tmp_path):
     body = (
@@ -403,10 +425,9 @@ UNTERMINATED = {
 }
 
 
-@pytest.mark.parametrize(('case', 'how'), [
-    pytest.param(case, how, id=f'{case}-{how}')
-    for case in UNTERMINATED for how in HOWS
-])
+@pytest.mark.parametrize(
+    ('case', 'how'), [pytest.param(case, how, id=f'{case}-{how}') for case in UNTERMINATED for how in HOWS]
+)
 def test_unterminated(tmp_path, case, how):
     data = COOKIE + UNTERMINATED[case]
     result = run(tmp_path, 'mod', data, how)
@@ -426,6 +447,7 @@ def test_unterminated_message(tmp_path, case):
 
 
 # -- a module that changes between imports ------------------------------------------
+
 
 def test_reload_sees_new_source(tmp_path):
     script = (

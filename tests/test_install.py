@@ -2,6 +2,7 @@
 pytest: the .pth registers the codec at start-up without importing anything;
 editable installs, uninstalls, half-removed installs, `-S` and `-I`.
 Everything runs in subprocesses."""
+
 import ast
 import glob
 import os
@@ -10,7 +11,6 @@ import shutil
 import sys
 
 import pytest
-
 from conftest import run_process, transcript
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -47,9 +47,11 @@ def make_venv(path):
         # the wheel that get-reference-pythons downloaded
         wheels = sorted(glob.glob(os.path.expanduser('~/.cache/reference-pythons/wheels/pip-*.whl')))
         if not wheels:
-            pytest.skip(f'{sys.executable} -m venv fails (no ensurepip?) and there is no '
-                        f'~/.cache/reference-pythons/wheels/pip-*.whl to bootstrap pip:\n'
-                        f'{transcript(result)}')
+            pytest.skip(
+                f'{sys.executable} -m venv fails (no ensurepip?) and there is no '
+                f'~/.cache/reference-pythons/wheels/pip-*.whl to bootstrap pip:\n'
+                f'{transcript(result)}'
+            )
         check([sys.executable, '-m', 'venv', '--clear', '--without-pip', path])
         check([python, os.path.join(wheels[-1], 'pip'), 'install', '-q', wheels[-1]])
     return python
@@ -84,8 +86,9 @@ def assert_lazy_import_works(python, directory, *options):
     assert as_script.stdout.split() == ['False', 'True'], transcript(as_script)
     assert as_script.returncode == 0, transcript(as_script)
     # -I leaves the current directory off sys.path: put the program's there
-    as_module = run([python, *options, '-c', 'import sys; sys.path.insert(0, "."); import cookie_prog'],
-                    cwd=directory)
+    as_module = run(
+        [python, *options, '-c', 'import sys; sys.path.insert(0, "."); import cookie_prog'], cwd=directory
+    )
     assert as_module.stdout.split() == ['False', 'True'], transcript(as_module)
     assert as_module.returncode == 0, transcript(as_module)
 
@@ -234,11 +237,13 @@ def test_startup_imports_same_modules_as_plain_venv(installed, plain):
 def test_codec_lookup_case_insensitive_and_decoding_by_version(installed):
     # decoded as text, a cookie file is its exact text on every version; the
     # compiler of its bytes gets the rewrite on 3.9-3.14, where it runs lazily
-    code = ('import codecs, sys\n'
-            'print(codecs.lookup("LAZY").name)\n'
-            'data = sys.stdin.buffer.read()\n'
-            'print(ascii(data.decode("lazy")))\n'
-            'exec(compile(data, "program.py", "exec"), {"__name__": "program"})\n')
+    code = (
+        'import codecs, sys\n'
+        'print(codecs.lookup("LAZY").name)\n'
+        'data = sys.stdin.buffer.read()\n'
+        'print(ascii(data.decode("lazy")))\n'
+        'exec(compile(data, "program.py", "exec"), {"__name__": "program"})\n'
+    )
     result = run([installed, '-c', code], input=PROGRAM)
     assert result.returncode == 0, transcript(result)
     name, decoded, *ran = result.stdout.splitlines()
@@ -252,12 +257,20 @@ def test_no_site_flag_means_no_codec(installed, tmp_path):
     result = run([installed, '-S', write_program(tmp_path)], cwd=tmp_path)
     assert result.returncode == 1 and result.stdout == '', transcript(result)
     # the interpreter's own error for an unknown source encoding, nothing of ours
-    assert re.fullmatch(r'SyntaxError: (encoding problem|unknown encoding): lazy',
-                        result.stderr.strip().splitlines()[-1]), transcript(result)
+    assert re.fullmatch(
+        r'SyntaxError: (encoding problem|unknown encoding): lazy', result.stderr.strip().splitlines()[-1]
+    ), transcript(result)
     # and no codec at all: nothing of lazy_codec ran, the name is unknown
-    lookup = check([installed, '-S', '-c', 'import codecs, sys\n'
-                    'try:\n    codecs.lookup("lazy")\nexcept LookupError as e:\n    print(e)\n'
-                    'print(sorted(m for m in sys.modules if m.startswith("lazy_codec")))\n'])
+    lookup = check(
+        [
+            installed,
+            '-S',
+            '-c',
+            'import codecs, sys\n'
+            'try:\n    codecs.lookup("lazy")\nexcept LookupError as e:\n    print(e)\n'
+            'print(sorted(m for m in sys.modules if m.startswith("lazy_codec")))\n',
+        ]
+    )
     assert lookup.stdout == 'unknown encoding: lazy\n[]\n', transcript(lookup)
 
 
@@ -272,18 +285,28 @@ def test_version_names_the_runtime_in_use(installed, tmp_path):
     # the accelerator where the install built it, the pure runtime under
     # LAZY_CODEC_PURE=1; tests/matrix.py says which it expects (a build that
     # silently fell back must not pass as accelerated)
-    shown = run_process([installed, '-m', 'lazy_codec', '--version'], unset_env=('PYTHON*', 'LAZY_CODEC_PURE'),
-                        cwd=tmp_path, check=True).stdout
-    assert re.fullmatch(r'lazy-codec \S+ \(Python \S+, runtime: (C accelerator|pure Python \(the C '
-                        r'accelerator is not built here\))\)\n', shown), shown
+    shown = run_process(
+        [installed, '-m', 'lazy_codec', '--version'],
+        unset_env=('PYTHON*', 'LAZY_CODEC_PURE'),
+        cwd=tmp_path,
+        check=True,
+    ).stdout
+    assert re.fullmatch(
+        r'lazy-codec \S+ \(Python \S+, runtime: (C accelerator|pure Python \(the C '
+        r'accelerator is not built here\))\)\n',
+        shown,
+    ), shown
     expected = os.environ.get('LAZY_CODEC_EXPECT_RUNTIME')
     if expected == 'c':
         assert 'runtime: C accelerator' in shown
-    forced = check([installed, '-m', 'lazy_codec', '--version'], extra_env={'LAZY_CODEC_PURE': '1'},
-                   cwd=tmp_path).stdout
+    forced = check(
+        [installed, '-m', 'lazy_codec', '--version'], extra_env={'LAZY_CODEC_PURE': '1'}, cwd=tmp_path
+    ).stdout
     assert forced.endswith('runtime: pure Python (LAZY_CODEC_PURE=1))\n'), forced
     if expected is not None:  # (the matrix's runs: this process's runtime is the one it expects)
-        assert os.environ.get('LAZY_CODEC_PURE') == ('1' if expected == 'pure' and 'C accel' in shown else None)
+        assert os.environ.get('LAZY_CODEC_PURE') == (
+            '1' if expected == 'pure' and 'C accel' in shown else None
+        )
     assert_lazy_import_works(installed, tmp_path)
 
 
@@ -293,12 +316,20 @@ def test_install_without_a_compiler_gives_the_pure_runtime(tmp_path):
     # warning, and the pure runtime runs
     python = make_venv(tmp_path / 'venv')
     source = tmp_path / 'src'
-    shutil.copytree(REPO, source, ignore=shutil.ignore_patterns('.venvs*', '.git', 'build', '*.so', '__pycache__'))
-    result = run([python, '-m', 'pip', 'install', '--no-deps', *isolation_args(python), '-v', str(source)],
-                 extra_env={'CC': os.path.join(str(tmp_path), 'no-such-compiler')})
+    shutil.copytree(
+        REPO, source, ignore=shutil.ignore_patterns('.venvs*', '.git', 'build', '*.so', '__pycache__')
+    )
+    result = run(
+        [python, '-m', 'pip', 'install', '--no-deps', *isolation_args(python), '-v', str(source)],
+        extra_env={'CC': os.path.join(str(tmp_path), 'no-such-compiler')},
+    )
     assert result.returncode == 0, transcript(result)
     assert 'the C accelerator was not built' in result.stdout + result.stderr, transcript(result)
-    shown = run_process([python, '-m', 'lazy_codec', '--version'], unset_env=('PYTHON*', 'LAZY_CODEC_PURE'),
-                        cwd=tmp_path, check=True).stdout
+    shown = run_process(
+        [python, '-m', 'lazy_codec', '--version'],
+        unset_env=('PYTHON*', 'LAZY_CODEC_PURE'),
+        cwd=tmp_path,
+        check=True,
+    ).stdout
     assert 'runtime: pure Python (the C accelerator is not built here)' in shown, shown
     assert_lazy_import_works(python, tmp_path)

@@ -7,6 +7,7 @@ so that nothing IPython imports for itself can load them first.  On 3.15+ the
 interpreter parses `lazy` itself and the extension does nothing: the same
 facts hold there.
 """
+
 import json
 import sys
 import textwrap
@@ -24,7 +25,7 @@ MODULES = {
     'ipy_lazy_d.py': 'Z = "d"\n',
 }
 
-PRELUDE = '''\
+PRELUDE = """\
 import json, linecache, sys, traceback
 from IPython.core.interactiveshell import InteractiveShell
 
@@ -44,7 +45,7 @@ def run(cell):
 
 def kind(name):
     return type(shell.user_ns[name]).__name__ if name in shell.user_ns else None
-'''
+"""
 
 
 def run_script(tmp_path, body):
@@ -52,19 +53,26 @@ def run_script(tmp_path, body):
         (tmp_path / name).write_text(text)
     script = tmp_path / 'drive_ipython.py'
     script.write_text(PRELUDE + textwrap.dedent(body) + '\nprint("FACTS", json.dumps(facts))\n')
-    result = run_process([sys.executable, script], cwd=tmp_path, unset_env=('PYTHON*',), extra_env={
-        'PYTHONPATH': str(tmp_path),  # the modules the cells import
-        'IPYTHONDIR': str(tmp_path / 'ipythondir'),  # no profile, no history of the user's
-    })
+    result = run_process(
+        [sys.executable, script],
+        cwd=tmp_path,
+        unset_env=('PYTHON*',),
+        extra_env={
+            'PYTHONPATH': str(tmp_path),  # the modules the cells import
+            'IPYTHONDIR': str(tmp_path / 'ipythondir'),  # no profile, no history of the user's
+        },
+    )
     report = f'exit {result.returncode}\nstdout:\n{result.stdout}\nstderr:\n{result.stderr}'
     assert result.returncode == 0, report
     lines = [line for line in result.stdout.splitlines() if line.startswith('FACTS ')]
     assert lines, report
-    return json.loads(lines[-1][len('FACTS '):]), report
+    return json.loads(lines[-1][len('FACTS ') :]), report
 
 
 def test_lazy_names_in_user_namespace_reify_on_use(tmp_path):
-    facts, report = run_script(tmp_path, '''
+    facts, report = run_script(
+        tmp_path,
+        """
         shell = InteractiveShell.instance()
         transformers = len(shell.input_transformers_post)
         facts['load'] = run('%load_ext lazy_codec')
@@ -89,7 +97,8 @@ def test_lazy_names_in_user_namespace_reify_on_use(tmp_path):
         facts['values'] = [shell.user_ns[k] for k in ('v', 'got', 'dumped')]
         facts['kinds4'] = [kind('ipy_lazy_a'), kind('V'), kind('json'), kind('ipy_lazy_c')]
         facts['main_class'] = type(sys.modules['__main__']).__name__
-    ''')
+    """,
+    )
     assert facts['load'] is None, report
     assert facts['transformers_added'] == (0 if NATIVE else 1), report
     assert facts['cell1'] is None, report
@@ -110,27 +119,52 @@ def test_lazy_names_in_user_namespace_reify_on_use(tmp_path):
     assert facts['main_class'] == 'module' or facts['main_class'] == 'IPythonMainModule', report
 
 
-@pytest.mark.parametrize(('cell', 'msg', 'lineno', 'offset', 'text'), (
-    ('ran = 1\ndef f():\n    lazy import os\n', 'lazy import not allowed inside functions',
-     3, 5, '    lazy import os\n'),
-    ('ran = 1\ntry:\n    lazy from os import path\nexcept ImportError:\n    pass\n',
-     'lazy from ... import not allowed inside try/except blocks', 3, 5,
-     '    lazy from os import path\n'),
-    ('ran = 1\nlazy from os import *\n', 'lazy from ... import * is not allowed',
-     2, 1, 'lazy from os import *\n'),
-    ('ran = 1\nlazy from os import path,\n',
-     'trailing comma not allowed without surrounding parentheses', 2, 26,
-     'lazy from os import path,\n'),
-))
+@pytest.mark.parametrize(
+    ('cell', 'msg', 'lineno', 'offset', 'text'),
+    (
+        (
+            'ran = 1\ndef f():\n    lazy import os\n',
+            'lazy import not allowed inside functions',
+            3,
+            5,
+            '    lazy import os\n',
+        ),
+        (
+            'ran = 1\ntry:\n    lazy from os import path\nexcept ImportError:\n    pass\n',
+            'lazy from ... import not allowed inside try/except blocks',
+            3,
+            5,
+            '    lazy from os import path\n',
+        ),
+        (
+            'ran = 1\nlazy from os import *\n',
+            'lazy from ... import * is not allowed',
+            2,
+            1,
+            'lazy from os import *\n',
+        ),
+        (
+            'ran = 1\nlazy from os import path,\n',
+            'trailing comma not allowed without surrounding parentheses',
+            2,
+            26,
+            'lazy from os import path,\n',
+        ),
+    ),
+)
 def test_misplaced_lazy_statement_is_3_15_syntax_error_before_the_cell_runs(
-        tmp_path, cell, msg, lineno, offset, text):
-    facts, report = run_script(tmp_path, f'''
+    tmp_path, cell, msg, lineno, offset, text
+):
+    facts, report = run_script(
+        tmp_path,
+        f"""
         shell = InteractiveShell.instance()
         run('%load_ext lazy_codec')
         facts['error'] = run({cell!r})
         facts['ran'] = 'ran' in shell.user_ns
         facts['next'] = run('ok = 1')
-    ''')
+    """,
+    )
     error = facts['error']
     assert error is not None, report
     assert error['type'] == 'SyntaxError' and error['before'] is True, report
@@ -146,7 +180,9 @@ def test_misplaced_lazy_statement_is_3_15_syntax_error_before_the_cell_runs(
 
 
 def test_tracebacks_and_inspect_show_the_cell_as_written(tmp_path):
-    facts, report = run_script(tmp_path, '''
+    facts, report = run_script(
+        tmp_path,
+        """
         import inspect
         shell = InteractiveShell.instance()
         run('%load_ext lazy_codec')
@@ -156,7 +192,8 @@ def test_tracebacks_and_inspect_show_the_cell_as_written(tmp_path):
         facts['source'] = inspect.getsource(shell.user_ns['where'])
         facts['missing'] = run('lazy import ipy_lazy_nonexistent\\n')
         facts['use_missing'] = run('ipy_lazy_nonexistent')
-    ''')
+    """,
+    )
     assert facts['cell'] is None, report
     assert facts['line1'] == 'lazy import ipy_lazy_d\n', report
     assert facts['source'] == 'def where():\n    return ipy_lazy_d\n', report
@@ -170,7 +207,9 @@ def test_tracebacks_and_inspect_show_the_cell_as_written(tmp_path):
 
 
 def test_unload_and_reload(tmp_path):
-    facts, report = run_script(tmp_path, '''
+    facts, report = run_script(
+        tmp_path,
+        """
         shell = InteractiveShell.instance()
         before = len(shell.input_transformers_post)
         run('%load_ext lazy_codec')
@@ -182,7 +221,8 @@ def test_unload_and_reload(tmp_path):
         facts['kind'] = kind('ipy_lazy_b')
         facts['reload_ext'] = run('%reload_ext lazy_codec')
         facts['count'] = len(shell.input_transformers_post) - before
-    ''')
+    """,
+    )
     assert facts['unload'] is None and facts['removed'] is True, report
     if NATIVE:
         assert facts['cell_unloaded'] is None, report
@@ -198,7 +238,9 @@ def test_unload_and_reload(tmp_path):
 def test_shell_with_its_own_user_ns(tmp_path):
     # IPython < 9 puts a DummyMod (not a module) in sys.modules['__main__']
     # when given user_ns
-    facts, report = run_script(tmp_path, '''
+    facts, report = run_script(
+        tmp_path,
+        """
         ns = {}
         shell = InteractiveShell.instance(user_ns=ns)
         facts['is_module'] = isinstance(sys.modules['__main__'], type(sys))
@@ -207,9 +249,12 @@ def test_shell_with_its_own_user_ns(tmp_path):
         facts['found'] = ns.get('found')
         facts['use'] = run('x = ipy_lazy_a.X')
         facts['x'] = ns.get('x')
-    ''')
+    """,
+    )
     if not facts['is_module'] and facts['cell'] is not None and facts['cell']['type'] == 'TypeError':
-        pytest.xfail("lazy_codec.runtime.api._module_of assumes sys.modules['__main__'] is a module: "
-                     + facts['cell']['msg'])
+        pytest.xfail(
+            "lazy_codec.runtime.api._module_of assumes sys.modules['__main__'] is a module: "
+            + facts['cell']['msg']
+        )
     assert facts['cell'] is None and facts['found'] is False, report
     assert facts['use'] is None and facts['x'] == 'a', report

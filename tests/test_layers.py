@@ -11,6 +11,7 @@ and, inside the runtime, one way only: each module imports only modules
 below it in RUNTIME_ORDER (imports under `if TYPE_CHECKING:` are mypy's, not
 the interpreter's, and are not counted).
 """
+
 import ast
 import os
 
@@ -37,8 +38,12 @@ def modules():
             if name.endswith('.py'):
                 path = os.path.join(directory, name)
                 relative = os.path.relpath(path, os.path.dirname(ROOT))[:-3].replace(os.sep, '.')
-                yield relative.removesuffix('.__init__') if hasattr(str, 'removesuffix') else (
-                    relative[:-len('.__init__')] if relative.endswith('.__init__') else relative), path
+                yield (
+                    relative.removesuffix('.__init__')
+                    if hasattr(str, 'removesuffix')
+                    else (relative[: -len('.__init__')] if relative.endswith('.__init__') else relative),
+                    path,
+                )
 
 
 # the runtime, bottom first: state (all its mutable state) is a leaf; the
@@ -82,8 +87,12 @@ def imported(path: str) -> set:
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             found.add(node.module)
             found.update(f'{node.module}.{alias.name}' for alias in node.names)
-        elif isinstance(node, ast.Call) and getattr(node.func, 'attr', None) == '_gcd_import' and \
-                node.args and isinstance(node.args[0], ast.Constant):
+        elif (
+            isinstance(node, ast.Call)
+            and getattr(node.func, 'attr', None) == '_gcd_import'
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+        ):
             found.add(node.args[0].value)  # (the entry's import of the runtime, without `import`)
     return {name for name in found if name == 'lazy_codec' or name.startswith('lazy_codec.')}
 
@@ -98,8 +107,7 @@ def test_the_parts_are_there():
 @pytest.mark.parametrize('module', sorted(name for name in ALL if part_of(name) != 'top'))
 def test_imports_stay_within_the_layers(module):
     allowed = MAY_IMPORT[part_of(module)]
-    wrong = sorted(name for name in imported(ALL[module])
-                   if name in ALL and part_of(name) not in allowed)
+    wrong = sorted(name for name in imported(ALL[module]) if name in ALL and part_of(name) not in allowed)
     assert wrong == [], f'{module} ({part_of(module)}) imports {wrong}'
 
 
@@ -112,8 +120,11 @@ def test_the_layer_test_sees_an_import():
 def runtime_imports(module: str) -> set:
     """the runtime modules `module` imports (a package's `from lazy_codec.runtime
     import x` counts as x)"""
-    return {name for name in imported(ALL[module]) if name in ALL and name != 'lazy_codec.runtime'
-            and name.startswith('lazy_codec.runtime.')} - {module}
+    return {
+        name
+        for name in imported(ALL[module])
+        if name in ALL and name != 'lazy_codec.runtime' and name.startswith('lazy_codec.runtime.')
+    } - {module}
 
 
 def test_the_runtime_order_names_every_runtime_module():
@@ -123,7 +134,7 @@ def test_the_runtime_order_names_every_runtime_module():
 
 @pytest.mark.parametrize('module', RUNTIME_ORDER)
 def test_the_runtime_imports_one_way(module):
-    below = set(RUNTIME_ORDER[:RUNTIME_ORDER.index(module)])
+    below = set(RUNTIME_ORDER[: RUNTIME_ORDER.index(module)])
     above = sorted(runtime_imports(module) - below)
     assert above == [], f'{module} imports {above}, which are not below it'
 
@@ -142,16 +153,25 @@ def test_the_runtime_has_no_import_at_the_bottom():
 def test_the_order_test_sees_the_chain():
     # (the test above cannot pass by reading nothing)
     assert {'lazy_codec.runtime.binding', 'lazy_codec.runtime.resolution'} <= runtime_imports(
-        'lazy_codec.runtime.lookup')
-    assert 'lazy_codec.runtime.binding' not in imported(ALL['lazy_codec.runtime.lazy'])  # (TYPE_CHECKING only)
+        'lazy_codec.runtime.lookup'
+    )
+    assert 'lazy_codec.runtime.binding' not in imported(
+        ALL['lazy_codec.runtime.lazy']
+    )  # (TYPE_CHECKING only)
 
 
 def test_the_runtime_loads_in_the_order_held_here():
     # lazy_codec.runtime.load() runs LOADED_AT_START in its order: bottom first
     with open(ALL['lazy_codec.runtime'], encoding='utf-8') as f:
         tree = ast.parse(f.read())
-    listed = next(ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
-                  and getattr(node.targets[0], 'id', None) == 'LOADED_AT_START')
+    listed = next(
+        ast.literal_eval(node.value)
+        for node in tree.body
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], 'id', None) == 'LOADED_AT_START'
+    )
     loaded = [f'lazy_codec.runtime.{name}' for name in listed]
     assert loaded == [name for name in RUNTIME_ORDER if name in loaded]
-    assert set(RUNTIME_ORDER) - set(loaded) == {'lazy_codec.runtime.mode_all', 'lazy_codec.runtime.pytest_plugin'}
+    assert set(RUNTIME_ORDER) - set(loaded) == {
+        'lazy_codec.runtime.mode_all',
+        'lazy_codec.runtime.pytest_plugin',
+    }

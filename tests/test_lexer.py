@@ -6,6 +6,7 @@ Unsupported.  Compared on a table of tricky lines, on generated programs,
 and on every file of this interpreter's standard library with a lazy
 statement appended (so that the whole file is read).
 """
+
 import keyword
 import os
 import sys
@@ -14,18 +15,19 @@ import sysconfig
 import pytest
 from conftest import run_process
 
-from lazy_codec.rewrite import lexer, emitter, statements, tokenized
+from lazy_codec.rewrite import emitter, lexer, statements, tokenized
 from lazy_codec.rewrite.lexer import Tok
 
 
-def lines_of(text: str, fast: bool, stop_after: int = 10 ** 9, plain: bool = False):
+def lines_of(text: str, fast: bool, stop_after: int = 10**9, plain: bool = False):
     """the logical lines, as comparable tuples; the rewrite reads only the
     tokens of the lines the fast lexer tokenizes (the others come as one
     OTHER token with an empty string)"""
     reader = lexer.LineReader(text)
     read = lexer.logical_lines if fast else tokenized.tokenized_lines
-    return [[(t.type, t.string, t.start, t.end) for t in line]
-            for line in read(reader, stop_after, plain)], reader.lines
+    return [
+        [(t.type, t.string, t.start, t.end) for t in line] for line in read(reader, stop_after, plain)
+    ], reader.lines
 
 
 def header_only(line) -> bool:
@@ -51,7 +53,7 @@ def comparable(fast_lines, slow_lines):
     return kept
 
 
-def assert_same(text: str, plain: bool = False, stop_after: int = 10 ** 9) -> bool:
+def assert_same(text: str, plain: bool = False, stop_after: int = 10**9) -> bool:
     """True if the fast lexer read `text` as the tokenizer does, False if
     it declined (Unsupported)"""
     try:
@@ -82,7 +84,9 @@ SAME = {
     'hash in string': "x = '#'; lazy import os\n",
     'compound': 'if x:\n    lazy import os\nelif y: lazy import sys\nelse:\n  pass\n',
     'try': 'try:\n    lazy import os\nexcept ImportError:\n    pass\n',
-    'def and class': 'def f(a, b=1) -> int:\n    return a\nclass C(B, metaclass=M):\n    x = 1\nlazy import os\n',
+    'def and class': (
+        'def f(a, b=1) -> int:\n    return a\nclass C(B, metaclass=M):\n    x = 1\nlazy import os\n'
+    ),
     'async': 'async def f():\n    await x\nlazy import os\n',
     'match': 'match x:\n    case [1, 2]:\n        lazy import os\nmatch = 1\nmatch(x)\n',
     'lambda header': 'if (lambda: 1)(): lazy import os\nif lambda: 1: pass\n',
@@ -107,7 +111,9 @@ if sys.version_info >= (3, 12):
     SAME['f-string nesting quotes'] = "x = f'{a['k']}' + f'{f'{b}'}'\nlazy import os\n"
     SAME['f-string nesting braces'] = "x = f'{a:{w}.{p}}' + f'{ {1: 2}[1]}'\nlazy import os\n"
     SAME['f-string with a backslash'] = "x = f'\\n{a}\\'' + rf'\\{b}'\nlazy import os\n"
-    SAME['f-string, triple quotes nesting'] = 'x = f"""{a["k"]}\n{f"""{b}"""}"""\nif f"{c["d"]!r:>{w}}": lazy import os\n'
+    SAME['f-string, triple quotes nesting'] = (
+        'x = f"""{a["k"]}\n{f"""{b}"""}"""\nif f"{c["d"]!r:>{w}}": lazy import os\n'
+    )
     SAME['f-string, != in a field'] = "x = f'{a != b}' + f'{a!r}'\nlazy import os\n"
 
 
@@ -137,24 +143,27 @@ if sys.version_info >= (3, 12):
     DECLINED['f-string, a newline in a field'] = "x = f'{a\n}'\nlazy import os\n"
 
 
-
 @pytest.mark.parametrize('case', sorted(DECLINED))
 def test_declines_what_it_cannot_vouch_for(case):
     text = DECLINED[case]
     with pytest.raises(lexer.Unsupported):
         lines_of(text, True)
     # and the rewrite gives what it gives reading with the tokenizer itself
-    found, reader = statements.read_statements(text, 10 ** 9)
+    found, reader = statements.read_statements(text, 10**9)
     tokenizer_reader = lexer.LineReader(text)
     try:
-        expected = statements.find_statements(tokenized.tokenized_lines(tokenizer_reader, 10 ** 9, False), False,
-                                            tokenizer_reader)
+        expected = statements.find_statements(
+            tokenized.tokenized_lines(tokenizer_reader, 10**9, False), False, tokenizer_reader
+        )
     except SyntaxError as exc:  # what only the interpreter's tokenizer rejects
         pytest.skip(f'the tokenizer rejects it too: {exc}')
+
     def shown(edits, errors):  # (Edit and LazyError have slots, no __eq__)
         def fields(obj):
             return tuple(getattr(obj, name) for name in type(obj).__slots__)
+
         return [fields(e) for e in edits], [(fields(err), fields(e)) for err, e in errors]
+
     assert shown(*emitter.edits_for(found)) == shown(*emitter.edits_for(expected))
     assert reader.lines == tokenizer_reader.lines
 
@@ -178,21 +187,27 @@ def test_plain_imports_are_tokenized():
     assert assert_same(text, plain=True)
 
 
-@pytest.mark.parametrize(('strings', 'expected'), (
-    pytest.param(['x', '=', '1'], [0, 0, 0], id='no brackets'),
-    pytest.param(['f', '(', 'x', ',', '[', 'y', ']', ')'], [0, 0, 1, 1, 1, 2, 1, 0], id='nested'),
-    pytest.param(['(', ']'], [0, 0], id='any shape closes'),
-    pytest.param(['x', ')', ';', '(', 'y'], [0, -1, -1, -1, 0], id='closed, never opened'),
-))
+@pytest.mark.parametrize(
+    ('strings', 'expected'),
+    (
+        pytest.param(['x', '=', '1'], [0, 0, 0], id='no brackets'),
+        pytest.param(['f', '(', 'x', ',', '[', 'y', ']', ')'], [0, 0, 1, 1, 1, 2, 1, 0], id='nested'),
+        pytest.param(['(', ']'], [0, 0], id='any shape closes'),
+        pytest.param(['x', ')', ';', '(', 'y'], [0, -1, -1, -1, 0], id='closed, never opened'),
+    ),
+)
 def test_bracket_depths(strings, expected):
     assert statements.bracket_depths(strings) == expected
 
 
-@pytest.mark.parametrize(('strings', 'at', 'expected'), (
-    pytest.param(['(', '[', ']', ')', '('], 0, 3, id='outer'),
-    pytest.param(['(', '[', ']', ')'], 1, 2, id='inner'),
-    pytest.param(['(', 'x'], 0, -1, id='left open'),
-))
+@pytest.mark.parametrize(
+    ('strings', 'at', 'expected'),
+    (
+        pytest.param(['(', '[', ']', ')', '('], 0, 3, id='outer'),
+        pytest.param(['(', '[', ']', ')'], 1, 2, id='inner'),
+        pytest.param(['(', 'x'], 0, -1, id='left open'),
+    ),
+)
 def test_closing_bracket(strings, at, expected):
     assert statements.closing_bracket(strings, at) == expected
 
@@ -220,9 +235,16 @@ def test_the_codec_imports_no_tokenizer():
         'print(sorted(set(sys.modules) - before))\n'
     )
     out = run_process([sys.executable, '-I', '-c', code], check=True).stdout
-    ours = ['lazy_codec._codec', 'lazy_codec._entry', 'lazy_codec.rewrite', 'lazy_codec.rewrite.cookie',
-            'lazy_codec.rewrite.emitter', 'lazy_codec.rewrite.lexer', 'lazy_codec.rewrite.statements',
-            'lazy_codec.rewrite.verdicts']
+    ours = [
+        'lazy_codec._codec',
+        'lazy_codec._entry',
+        'lazy_codec.rewrite',
+        'lazy_codec.rewrite.cookie',
+        'lazy_codec.rewrite.emitter',
+        'lazy_codec.rewrite.lexer',
+        'lazy_codec.rewrite.statements',
+        'lazy_codec.rewrite.verdicts',
+    ]
     assert eval(out) == ours or eval(out) == ['lazy_codec'] + ours
 
 

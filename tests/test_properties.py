@@ -4,10 +4,10 @@ Hypothesis builds whole modules out of lazy statements of every form (plain,
 dotted, `as`, several names, `from ... import`, parenthesized lists over several
 lines with comments and a trailing comma, backslash continuations, `;`, tabs and
 form feeds between tokens, one-line and indented `if`/`elif`/`else`/`for`/
-`while`/`with` blocks and, on 3.10+, `match` arms), the identifier `lazy` used as a variable, attribute, keyword argument,
-function, class and loop variable, and strings, f-strings, comments and
-docstrings whose text is `lazy import x`.  Each module comes in two versions
-built side by side: the lazy one, and the eager one (the same statements
+`while`/`with` blocks and, on 3.10+, `match` arms), the identifier `lazy` used
+as a variable, attribute, keyword argument, function, class and loop variable,
+and strings, f-strings, comments and docstrings whose text is `lazy import x`.
+Each module comes in two versions built side by side: the lazy one, and the eager one (the same statements
 without `lazy`).  Properties:
 
 (a) `rewrite` never raises and keeps the number of lines;
@@ -21,6 +21,7 @@ Every name bound by an import is used by the module's last line, and every
 name is bound once, so that lazy and eager must agree (PEP 810).  The example
 counts are fixed and the search derandomized, so that CI is repeatable.
 """
+
 from __future__ import annotations
 
 import ast
@@ -33,27 +34,36 @@ from dataclasses import dataclass, field
 import pytest
 
 hypothesis = pytest.importorskip('hypothesis')
+from conftest import COOKIE as COOKIE_LINE  # noqa: E402
+from conftest import NATIVE, run_file, write_files  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from conftest import COOKIE as COOKIE_LINE, NATIVE, run_file, write_files  # noqa: E402
-from lazy_codec.rewrite.lexer import split_lines  # noqa: E402
 from lazy_codec.rewrite.emitter import rewrite  # noqa: E402
+from lazy_codec.rewrite.lexer import split_lines  # noqa: E402
 
 COOKIE = COOKIE_LINE.rstrip('\n')  # (the programs here join lines)
 PLAIN = '# a plain comment where the cookie was'
 SHEBANG = '#!/usr/bin/env python3'
 
-FAST = settings(max_examples=200, derandomize=True, deadline=None,
-                suppress_health_check=list(HealthCheck))
-SLOW = settings(max_examples=40, derandomize=True, deadline=None,
-                suppress_health_check=list(HealthCheck))
+FAST = settings(max_examples=200, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
+SLOW = settings(max_examples=40, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
 
 # -- the grammar ---------------------------------------------------------------
 
 # importable stdlib modules and names in them, all of which exist on 3.9-3.15
-MODULES = ('json', 'colorsys', 'fractions', 'textwrap', 'decimal', 'xml.dom.minidom',
-           'email.mime.text', 'urllib.parse', 'html.parser', 'json.decoder')
+MODULES = (
+    'json',
+    'colorsys',
+    'fractions',
+    'textwrap',
+    'decimal',
+    'xml.dom.minidom',
+    'email.mime.text',
+    'urllib.parse',
+    'html.parser',
+    'json.decoder',
+)
 ATTRS = {
     'json': ('dumps', 'loads', 'JSONDecodeError'),
     'fractions': ('Fraction',),
@@ -74,6 +84,7 @@ BLANK = st.sampled_from((' ', ' ', ' ', '  ', '\t', ' \t', '\x0c', ' \x0c ', '\t
 @dataclass
 class Piece:
     """some whole lines of module code, in its lazy and its eager version"""
+
     lazy: list[str]  # physical lines, without their endings
     eager: list[str]
     touched: list[bool]  # per lazy line: does a lazy statement reach it
@@ -85,11 +96,18 @@ class Piece:
 def _indent(piece: Piece, prefix: str) -> Piece:
     """the piece one block deeper; continuation lines keep their own text"""
     return Piece(
-        [prefix + line if line and not cont else line
-         for line, cont in zip(piece.lazy, _continuations(piece.lazy))],
-        [prefix + line if line and not cont else line
-         for line, cont in zip(piece.eager, _continuations(piece.eager))],
-        piece.touched, piece.uses, piece.binds, piece.statement,
+        [
+            prefix + line if line and not cont else line
+            for line, cont in zip(piece.lazy, _continuations(piece.lazy))
+        ],
+        [
+            prefix + line if line and not cont else line
+            for line, cont in zip(piece.eager, _continuations(piece.eager))
+        ],
+        piece.touched,
+        piece.uses,
+        piece.binds,
+        piece.statement,
     )
 
 
@@ -215,8 +233,7 @@ def semicolon_piece(draw):
             eager_parts.append(text)
     joiner = draw(st.sampled_from(('; ', ';', ' ; ', ';\t')))
     end = draw(st.sampled_from(('', '', ';')))
-    return Piece([joiner.join(lazy_parts) + end], [joiner.join(eager_parts) + end],
-                 [any_lazy], uses, binds)
+    return Piece([joiner.join(lazy_parts) + end], [joiner.join(eager_parts) + end], [any_lazy], uses, binds)
 
 
 # one-line simple statements that are not lazy statements (some use the word)
@@ -284,25 +301,49 @@ def comment_piece(draw):
 @st.composite
 def one_line_block(draw):
     """`if True: <simple statements>`: the body on the header's line"""
-    header = draw(st.sampled_from(('if True:', 'if 1 :', 'for _ in range(1):', 'with _ctx():',
-                                   'while lazy_once(@):', 'if False: pass\nelse:',
-                                   'for lazy in range(1):', 'with _ctx() as lazy:')))
+    header = draw(
+        st.sampled_from(
+            (
+                'if True:',
+                'if 1 :',
+                'for _ in range(1):',
+                'with _ctx():',
+                'while lazy_once(@):',
+                'if False: pass\nelse:',
+                'for lazy in range(1):',
+                'with _ctx() as lazy:',
+            )
+        )
+    )
     body = draw(st.one_of(semicolon_piece(), lazy_piece(one_line=True)))
     blank = draw(st.sampled_from((' ', '\t', '')))
     head = header.split('\n')
-    return Piece(head[:-1] + [head[-1] + blank + body.lazy[0]], head[:-1] + [head[-1] + blank + body.eager[0]],
-                 [False] * (len(head) - 1) + body.touched, body.uses, body.binds)
+    return Piece(
+        head[:-1] + [head[-1] + blank + body.lazy[0]],
+        head[:-1] + [head[-1] + blank + body.eager[0]],
+        [False] * (len(head) - 1) + body.touched,
+        body.uses,
+        body.binds,
+    )
 
 
 # compound statement headers: (lines, how many units deeper the body is)
 HEADERS = [
-    ('if True:', 1), ('for _ in range(1):', 1), ('with _ctx():', 1),
-    ('with _ctx() as _c, _ctx():', 1), ('if False:\n    pass\nelse:', 1),
-    ('while lazy_once(@):', 1), ('for lazy in range(1):', 1), ('with _ctx() as lazy:', 1),
+    ('if True:', 1),
+    ('for _ in range(1):', 1),
+    ('with _ctx():', 1),
+    ('with _ctx() as _c, _ctx():', 1),
+    ('if False:\n    pass\nelse:', 1),
+    ('while lazy_once(@):', 1),
+    ('for lazy in range(1):', 1),
+    ('with _ctx() as lazy:', 1),
     ('if False:\n    pass\nelif True:', 1),
 ]
 if sys.version_info >= (3, 10):
-    HEADERS += [('match 1:\n    case 1:', 2), ('match lazy_once(@):\n    case False:\n        pass\n    case _:', 2)]
+    HEADERS += [
+        ('match 1:\n    case 1:', 2),
+        ('match lazy_once(@):\n    case False:\n        pass\n    case _:', 2),
+    ]
 
 
 def block(children):
@@ -321,6 +362,7 @@ def block(children):
             child = _indent(child, unit * depth)
             _extend(piece, child)
         return piece
+
     return build()
 
 
@@ -332,8 +374,15 @@ def _extend(piece: Piece, other: Piece) -> None:
     piece.binds += other.binds
 
 
-leaf = st.one_of(lazy_piece(), lazy_piece(), lazy_piece(), semicolon_piece(), plain_piece(),
-                 comment_piece(), one_line_block())
+leaf = st.one_of(
+    lazy_piece(),
+    lazy_piece(),
+    lazy_piece(),
+    semicolon_piece(),
+    plain_piece(),
+    comment_piece(),
+    one_line_block(),
+)
 statement = st.recursive(leaf, lambda children: block(children), max_leaves=5)
 
 PRELUDE = [
@@ -389,13 +438,14 @@ def program(draw, newlines=('\n', '\r\n')):
         touched += piece.touched
         uses += piece.uses
     # the last line uses every bound name (once each, in order)
-    last = 'print([_d(_e) for _e in (%s)])' % ''.join(u + ', ' for u in dict.fromkeys(uses))
+    last = 'print([_d(_e) for _e in ({})])'.format(''.join(u + ', ' for u in dict.fromkeys(uses)))
     lazy.append(last)
     eager.append(last)
     touched.append(False)
     final = newline if draw(st.integers(0, 3)) else ''  # sometimes no final newline
-    return Program(_number(newline.join(lazy) + final), _number(newline.join(eager) + final),
-                   touched, newline)
+    return Program(
+        _number(newline.join(lazy) + final), _number(newline.join(eager) + final), touched, newline
+    )
 
 
 def _number(text: str) -> str:
@@ -405,12 +455,13 @@ def _number(text: str) -> str:
 
 
 def _ending(line: str) -> str:
-    return line[len(line.rstrip('\r\n')):]
+    return line[len(line.rstrip('\r\n')) :]
 
 
 # -- (a), (b), (c): the rewrite as a function ------------------------------------
 # one generation, several properties: generating a module costs far more than
 # rewriting it, and the budget is ~40 s per interpreter
+
 
 @FAST
 @given(program(newlines=('\n', '\r\n', '\r')), st.integers(1, 3))
@@ -438,9 +489,13 @@ def test_rewrite_properties(prog, first_line):
     if NATIVE:
         compile(prog.lazy, '<native>', 'exec', dont_inherit=True)
     # each call passes the line it starts on, which is the statement's
-    calls = [node for node in ast.walk(ast.parse(out)) if isinstance(node, ast.Call)
-             and getattr(node.func, 'value', None) is not None
-             and getattr(node.func.value, 'id', None) == '__lazy_codec_abi1__']
+    calls = [
+        node
+        for node in ast.walk(ast.parse(out))
+        if isinstance(node, ast.Call)
+        and getattr(node.func, 'value', None) is not None
+        and getattr(node.func.value, 'id', None) == '__lazy_codec_abi1__'
+    ]
     assert bool(calls) == any(prog.touched)
     for call in calls:
         assert [ast.literal_eval(kw.value) for kw in call.keywords] == [call.lineno]
@@ -451,6 +506,7 @@ def test_rewrite_properties(prog, first_line):
 
 
 # -- (d): the rewrite as the interpreter runs it ----------------------------------
+
 
 def _run(directory: str, name: str, data: str, how: str) -> subprocess.CompletedProcess:
     write_files(directory, {name + '.py': data})
@@ -488,10 +544,13 @@ def _dict_bug_module(globals_count: int) -> str:
     )
 
 
-@pytest.mark.parametrize('globals_count', [
-    pytest.param(20, id='20 globals: was NameError'),
-    pytest.param(21, id='21 globals: was SIGSEGV'),
-])
+@pytest.mark.parametrize(
+    'globals_count',
+    [
+        pytest.param(20, id='20 globals: was NameError'),
+        pytest.param(21, id='21 globals: was SIGSEGV'),
+    ],
+)
 def test_lazy_names_in_a_bigger_module(globals_count):
     with tempfile.TemporaryDirectory() as directory:
         result = _run(directory, 'mod', _dict_bug_module(globals_count), 'import')
@@ -511,11 +570,13 @@ def test_module_sizes_sweep():
 
 # -- the grammar's own checks ---------------------------------------------------
 
+
 def test_grammar_examples_run():
     """a hand-written module of the grammar's hardest forms, so that a failure of
     the properties above is not a broken grammar"""
     lazy = [
-        'lazy \\', '    import json',
+        'lazy \\',
+        '    import json',
         'lazy\tfrom\x0cfractions import\tFraction as F',
         'lazy from colorsys import (  # lazy import x',
         '    rgb_to_hsv as lazy_,  # why',
@@ -526,10 +587,13 @@ def test_grammar_examples_run():
         'if True: lazy import email.mime.text',
         'with _ctx():',
         '\tlazy from json import dumps as lazy',
-        '_s = """', 'lazy import textwrap', '"""',
+        '_s = """',
+        'lazy import textwrap',
+        '"""',
     ]
     eager = [
-        'import json', '',
+        'import json',
+        '',
         'from\x0cfractions import\tFraction as F',
         'from colorsys import (  # lazy import x',
         '    rgb_to_hsv as lazy_,  # why',
@@ -540,10 +604,14 @@ def test_grammar_examples_run():
         'if True: import email.mime.text',
         'with _ctx():',
         '\tfrom json import dumps as lazy',
-        '_s = """', 'lazy import textwrap', '"""',
+        '_s = """',
+        'lazy import textwrap',
+        '"""',
     ]
-    last = ['print([_d(_e) for _e in (json, F, lazy_, hsv_to_rgb, xml.dom.minidom, md, '
-            'email.mime.text, lazy, _s)])']
+    last = [
+        'print([_d(_e) for _e in (json, F, lazy_, hsv_to_rgb, xml.dom.minidom, md, '
+        'email.mime.text, lazy, _s)])'
+    ]
     src = '\n'.join([COOKIE, *PRELUDE, *lazy, *last]) + '\n'
     plain = '\n'.join([PLAIN, *PRELUDE, *eager, *last]) + '\n'
     assert len(split_lines(rewrite(src))) == len(split_lines(src))
@@ -552,6 +620,8 @@ def test_grammar_examples_run():
         b = _run(directory, 'eager_mod', plain, 'import')
     assert b.returncode == 0, b.stderr.decode()
     assert (a.returncode, a.stdout, a.stderr) == (0, b.stdout, b'')
-    assert a.stdout == (b"['module:json', 'ABCMeta:Fraction', 'function:rgb_to_hsv', 'function:hsv_to_rgb', "
-                        b"'module:xml.dom.minidom', 'module:xml.dom.minidom', 'module:email.mime.text', "
-                        b"'function:dumps', 'str:']\n")
+    assert a.stdout == (
+        b"['module:json', 'ABCMeta:Fraction', 'function:rgb_to_hsv', 'function:hsv_to_rgb', "
+        b"'module:xml.dom.minidom', 'module:xml.dom.minidom', 'module:email.mime.text', "
+        b"'function:dumps', 'str:']\n"
+    )

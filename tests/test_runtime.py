@@ -1,35 +1,58 @@
 """The runtime's structural promises, checked in subprocesses with the
 package installed (no timings: facts that imply speed and safety)."""
+
 import os
 import sys
 import textwrap
 
 import pytest
-
 from conftest import ACCELERATED, COOKIE, NATIVE, run_file, run_process, write_files
 
 # the modules of the runtime that rewritten code calls, and their files
-RUNTIME_MODULES = {'lazy_codec.runtime', 'lazy_codec.runtime.api', 'lazy_codec.runtime.binding',
-                   'lazy_codec.runtime.bytecode', 'lazy_codec.runtime.modules', 'lazy_codec.runtime.rebuilder',
-                   'lazy_codec.runtime.state', 'lazy_codec.runtime.lazy',
-                   'lazy_codec.runtime.resolution', 'lazy_codec.runtime.lookup',
-                   # the entry ABI (lazy_codec._entry, whose names are lazy_codec.rewrite's)
-                   'lazy_codec._entry', 'lazy_codec.rewrite',
-                   # which runtime runs, and the C accelerator where it is built
-                   'lazy_codec.runtime.accelerator'} | ({'lazy_codec.runtime._accel'} if ACCELERATED else set())
+RUNTIME_MODULES = {
+    'lazy_codec.runtime',
+    'lazy_codec.runtime.api',
+    'lazy_codec.runtime.binding',
+    'lazy_codec.runtime.bytecode',
+    'lazy_codec.runtime.modules',
+    'lazy_codec.runtime.rebuilder',
+    'lazy_codec.runtime.state',
+    'lazy_codec.runtime.lazy',
+    'lazy_codec.runtime.resolution',
+    'lazy_codec.runtime.lookup',
+    # the entry ABI (lazy_codec._entry, whose names are lazy_codec.rewrite's)
+    'lazy_codec._entry',
+    'lazy_codec.rewrite',
+    # which runtime runs, and the C accelerator where it is built
+    'lazy_codec.runtime.accelerator',
+} | ({'lazy_codec.runtime._accel'} if ACCELERATED else set())
 # what a process imports to decode a cookie file (tests/test_lexer.py pins them exactly)
 # what compiling a cookie module imports: on 3.9-3.14 the source loader's
 # rewrite (the codec is not asked); on 3.15 the codec, which decodes as UTF-8
-DECODE_MODULES = {'lazy_codec.rewrite', 'lazy_codec.rewrite.cookie', 'lazy_codec.rewrite.emitter',
-                  'lazy_codec.rewrite.lexer', 'lazy_codec.rewrite.statements', 'lazy_codec.rewrite.verdicts'} | (
-    {'lazy_codec._codec', 'lazy_codec._entry'} if NATIVE else {'lazy_codec._loader', 'lazy_codec.rewrite.sources'})
+DECODE_MODULES = {
+    'lazy_codec.rewrite',
+    'lazy_codec.rewrite.cookie',
+    'lazy_codec.rewrite.emitter',
+    'lazy_codec.rewrite.lexer',
+    'lazy_codec.rewrite.statements',
+    'lazy_codec.rewrite.verdicts',
+} | (
+    {'lazy_codec._codec', 'lazy_codec._entry'}
+    if NATIVE
+    else {'lazy_codec._loader', 'lazy_codec.rewrite.sources'}
+)
 # (the two packages' files are their __init__.py)
-RUNTIME_FILES = tuple(os.path.join(*name.split('.'), '__init__.py') if name in ('lazy_codec.runtime', 'lazy_codec.rewrite')
-                      else os.path.join(*name.split('.')) + '.py' for name in sorted(RUNTIME_MODULES)
-                      if not name.endswith('._accel'))
+RUNTIME_FILES = tuple(
+    os.path.join(*name.split('.'), '__init__.py')
+    if name in ('lazy_codec.runtime', 'lazy_codec.rewrite')
+    else os.path.join(*name.split('.')) + '.py'
+    for name in sorted(RUNTIME_MODULES)
+    if not name.endswith('._accel')
+)
 # a program's tracer of the Python runtime's lines: `counts[-1]` gets each
 # (function, line) run in RUNTIME_FILES (for the programs below, indented 12)
-RUNTIME_TRACER = textwrap.indent(textwrap.dedent(f'''\
+RUNTIME_TRACER = textwrap.indent(
+    textwrap.dedent(f"""\
     counts = []
     def tracer(frame, event, arg):
         if frame.f_code.co_filename.endswith({RUNTIME_FILES!r}):
@@ -37,13 +60,15 @@ RUNTIME_TRACER = textwrap.indent(textwrap.dedent(f'''\
                 counts[-1].append((frame.f_code.co_name, frame.f_lineno))
             return tracer
         return None
-'''), ' ' * 12)
+"""),
+    ' ' * 12,
+)
 
 
 def run(tmp_path, files, main='main.py'):
     """write `files` into tmp_path, run `main` there; its stdout (it must exit 0)"""
     write_files(tmp_path, files)
-    proc = run_file(tmp_path, main[:-len('.py')])
+    proc = run_file(tmp_path, main[: -len('.py')])
     assert proc.returncode == 0, proc.stderr
     return proc.stdout
 
@@ -53,7 +78,11 @@ def test_fast_form_after_last_use(tmp_path):
     # once every lazy name is used the module is exactly an eagerly importing
     # one: exact str keys only (the dict form the specializer needs), no
     # helper names; its class is plain ModuleType throughout, as on 3.15
-    out = run(tmp_path, {'main.py': COOKIE + textwrap.dedent('''\
+    out = run(
+        tmp_path,
+        {
+            'main.py': COOKIE
+            + textwrap.dedent("""\
         import sys, time, types
         lazy import json
         lazy from fractions import Fraction
@@ -66,7 +95,9 @@ def test_fast_form_after_last_use(tmp_path):
             time.sleep(0.01)
         print(sorted({type(k).__name__ for k in globals()}), type(mod) is types.ModuleType)
         print([k for k in globals() if 'lazy_codec' in k])
-    ''')})
+    """)
+        },
+    )
     assert out.splitlines() == [
         "['LazyName', 'str'] True",
         "['str'] True",
@@ -76,7 +107,11 @@ def test_fast_form_after_last_use(tmp_path):
 
 @pytest.mark.skipif(NATIVE, reason='the backport runtime is not used on 3.15+')
 def test_store_then_load_leaves_fast_form(tmp_path):
-    out = run(tmp_path, {'main.py': COOKIE + textwrap.dedent('''\
+    out = run(
+        tmp_path,
+        {
+            'main.py': COOKIE
+            + textwrap.dedent("""\
         import sys, time, types
         lazy import json
         json = 5
@@ -85,7 +120,9 @@ def test_store_then_load_leaves_fast_form(tmp_path):
         while any(type(k) is not str for k in list(globals())) and time.monotonic() < deadline:
             time.sleep(0.01)
         print(sorted({type(k).__name__ for k in globals()}), type(sys.modules[__name__]) is types.ModuleType)
-    ''')})
+    """)
+        },
+    )
     assert out.splitlines() == ['5 False', "['str'] True"]
 
 
@@ -93,16 +130,17 @@ def test_bytecode_of_abi1_keeps_working(tmp_path):
     # text exactly as release 0.1.0's rewrite emitted it: cached bytecode of
     # it must run with every later release
     emitted = (
-        "from lazy_codec._abi1 import lazy_import as __lazy_codec_abi1__;"
+        'from lazy_codec._abi1 import lazy_import as __lazy_codec_abi1__;'
         "__lazy_codec_abi1__(('json', None), ('xml.dom', 'dom'))\n"
-        "from lazy_codec._abi1 import lazy_from as __lazy_codec_abi1__;"
+        'from lazy_codec._abi1 import lazy_from as __lazy_codec_abi1__;'
         "__lazy_codec_abi1__('fractions', 0, ('Fraction', None), ('gcd', 'g'))\n"
-        "import sys\n"
+        'import sys\n'
         "print('json' in sys.modules, json.dumps(1), Fraction(1, 2), dom.__name__)\n"
         "print([k for k in globals() if 'lazy_codec' in k])\n"
     )
     (tmp_path / 'old.py').write_text(emitted)
     import py_compile
+
     pyc = py_compile.compile(str(tmp_path / 'old.py'), cfile=str(tmp_path / 'old.pyc'), doraise=True)
     (tmp_path / 'old.py').unlink()
     proc = run_process([sys.executable, pyc], timeout=60)
@@ -119,7 +157,7 @@ def test_threads_race_on_first_use(tmp_path):
         'slow.py': 'import time\nimport counter\ncounter.n += 1\ntime.sleep(0.01)\nVALUE = object()\n',
         'counter.py': 'n = 0\n',
         'racer.py': COOKIE + 'lazy import slow\nlazy from slow import VALUE\n',
-        'main.py': textwrap.dedent('''\
+        'main.py': textwrap.dedent("""\
             import importlib, sys, threading
             import counter
             for round_ in range(30):
@@ -144,7 +182,7 @@ def test_threads_race_on_first_use(tmp_path):
                 assert len({id(m) for m, _ in seen}) == 1 and len({id(v) for _, v in seen}) == 1
                 assert racer.__dict__['slow'] is seen[0][0]
             print('imports', counter.n)
-        '''),
+        """),
     }
     assert run(tmp_path, files).strip() == 'imports 30'
 
@@ -153,9 +191,11 @@ def test_threads_race_on_first_use(tmp_path):
 def test_mode_all_stdlib_heavy_imports(tmp_path):
     # every stdlib module imported under mode "all" (their own imports lazy,
     # `opcode` among them: once imported from inside a lookup, it deadlocked)
-    code = ('import asyncio, email.mime.multipart, http.server, json, decimal, '
-            'logging.handlers, unittest, urllib.request, sys; '
-            'print(sys.get_lazy_imports(), asyncio.get_event_loop_policy is not None)')
+    code = (
+        'import asyncio, email.mime.multipart, http.server, json, decimal, '
+        'logging.handlers, unittest, urllib.request, sys; '
+        'print(sys.get_lazy_imports(), asyncio.get_event_loop_policy is not None)'
+    )
     proc = run_process([sys.executable, '-X', 'lazy_imports=all', '-c', code], cwd=tmp_path, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == 'all True\n'
@@ -164,12 +204,17 @@ def test_mode_all_stdlib_heavy_imports(tmp_path):
 @pytest.mark.skipif(NATIVE, reason='the backport runtime is not used on 3.15+')
 def test_load_opcodes_are_the_interpreters(tmp_path):
     # the table written out in _bytecode (to spare importing `opcode`)
-    out = run(tmp_path, {'main.py': textwrap.dedent('''\
+    out = run(
+        tmp_path,
+        {
+            'main.py': textwrap.dedent("""\
         import opcode
         from lazy_codec.runtime import bytecode
         want = frozenset(opcode.opmap[n] for n in bytecode.LOAD_OPNAMES if n in opcode.opmap)
         print(bytecode.LOADS == want, bytecode.LOAD_OPS.get(__import__("sys").version_info[:2]) is not None)
-    ''')})
+    """)
+        },
+    )
     assert out == 'True True\n'
 
 
@@ -177,7 +222,10 @@ def test_load_opcodes_are_the_interpreters(tmp_path):
 def test_statement_from_template_is_what_compiling_it_gives(tmp_path):
     # a first use fills a compiled template in rather than compile its
     # statement: the same instructions, on the same names and constants, as compile()'s
-    out = run(tmp_path, {'main.py': textwrap.dedent('''\
+    out = run(
+        tmp_path,
+        {
+            'main.py': textwrap.dedent("""\
         import dis
         from lazy_codec.runtime import resolution
         for statement in ('import os as v', 'import a.b as v', 'import a.b.c as v', 'from m import x as v',
@@ -186,7 +234,9 @@ def test_statement_from_template_is_what_compiling_it_gives(tmp_path):
             made, compiled = resolution._from_template(statement), compile(statement, '<x>', 'exec')
             print(statement, [(i.opname, i.argval) for i in dis.get_instructions(made)]
                   == [(i.opname, i.argval) for i in dis.get_instructions(compiled)])
-    ''')})
+    """)
+        },
+    )
     assert out.count(' True\n') == 9, out
 
 
@@ -196,7 +246,10 @@ def test_resolution_statement_sits_on_the_lazy_line_without_columns(tmp_path):
     # user's file, every instruction at that line with no columns (the
     # location-table byte written out in _reify; 3.9/3.10 have no columns),
     # whether made from a template or compiled
-    out = run(tmp_path, {'main.py': textwrap.dedent('''\
+    out = run(
+        tmp_path,
+        {
+            'main.py': textwrap.dedent("""\
         import sys
         from lazy_codec.runtime import resolution
         for statement in ('import json as v', 'from os import path as v',
@@ -207,8 +260,10 @@ def test_resolution_statement_sits_on_the_lazy_line_without_columns(tmp_path):
             else:
                 where = sorted({line for _, line in __import__('dis').findlinestarts(code)})
             print(code.co_filename, code.co_firstlineno, where)
-    ''')})
-    want = "[(7, 7, None, None)]" if sys.version_info >= (3, 11) else "[7]"
+    """)
+        },
+    )
+    want = '[(7, 7, None, None)]' if sys.version_info >= (3, 11) else '[7]'
     assert out == f'user.py 7 {want}\n' * 3
 
 
@@ -216,13 +271,18 @@ def test_resolution_statement_sits_on_the_lazy_line_without_columns(tmp_path):
 def test_call_opcode_table_matches_opcode_module(tmp_path):
     # the opcodes that reading a call site needs are written out per version
     # (no `opcode` import at run time); they must be this interpreter's
-    out = run(tmp_path, {'main.py': textwrap.dedent('''\
+    out = run(
+        tmp_path,
+        {
+            'main.py': textwrap.dedent("""\
         import opcode, sys
         from lazy_codec.runtime import bytecode
         want = tuple(opcode.opmap.get(n, -1) if opcode.opmap.get(n, 256) < 256 else -1
                      for n in bytecode.CALL_OPNAMES)
         print(bytecode.CALL_OPS.get(sys.version_info[:2]) == want)
-    ''')})
+    """)
+        },
+    )
     assert out == 'True\n'
 
 
@@ -232,10 +292,12 @@ def test_call_site_reading(tmp_path):
     # however spelled (a local alias, a keyword default, attrgetter), not the
     # dict's own methods nor setattr; a callee it cannot read is a load, as
     # C code reading an attribute is on 3.15
-    out = run(tmp_path, {
-        'm.py': COOKIE + 'lazy import json\nlazy import fractions\nlazy import colorsys\n'
-                         'lazy import decimal\nlazy import wave\nlazy import bisect\n',
-        'main.py': textwrap.dedent('''\
+    out = run(
+        tmp_path,
+        {
+            'm.py': COOKIE + 'lazy import json\nlazy import fractions\nlazy import colorsys\n'
+            'lazy import decimal\nlazy import wave\nlazy import bisect\n',
+            'main.py': textwrap.dedent("""\
             import builtins, operator, sys
             import m
             d = vars(m)
@@ -256,10 +318,16 @@ def test_call_site_reading(tmp_path):
             print(kind('wave'))
             setattr(m, 'bisect', 1)
             print(kind('bisect'), 'bisect' in sys.modules)
-        '''),
-    })
+        """),
+        },
+    )
     assert out.splitlines() == [
-        'lazy_import False', 'module', 'module', 'module', 'module', 'int False',
+        'lazy_import False',
+        'module',
+        'module',
+        'module',
+        'module',
+        'int False',
     ]
 
 
@@ -267,11 +335,13 @@ def test_lazy_statements_call_no_import(tmp_path):
     # click's own test of what `import click` imports wraps __import__ and
     # lists the calls made from click's modules: a lazy statement makes none
     # (3.15 makes none either), and only the first one loads the runtime
-    out = run(tmp_path, {
-        'app/__init__.py': COOKIE + 'lazy import json\nlazy from fractions import Fraction\n'
-                                    'from app import part\n',
-        'app/part.py': COOKIE + 'lazy import decimal\nlazy import xml.dom\n',
-        'main.py': textwrap.dedent('''\
+    out = run(
+        tmp_path,
+        {
+            'app/__init__.py': COOKIE + 'lazy import json\nlazy from fractions import Fraction\n'
+            'from app import part\n',
+            'app/part.py': COOKIE + 'lazy import decimal\nlazy import xml.dom\n',
+            'main.py': textwrap.dedent("""\
             import builtins, sys
             found = []
             real = builtins.__import__
@@ -284,15 +354,17 @@ def test_lazy_statements_call_no_import(tmp_path):
             import app
             builtins.__import__ = real
             print(found, sorted(m for m in set(sys.modules) - before if not m.startswith('app')))
-        '''),
-    })
+        """),
+        },
+    )
     lines = out.splitlines()
     assert lines[0].startswith("['app'] ")  # `from app import part`, a plain import
-    ours = {m for m in eval(lines[0][len("['app'] "):]) if m.startswith('lazy_codec')}
+    ours = {m for m in eval(lines[0][len("['app'] ") :]) if m.startswith('lazy_codec')}
     # (the codec's own modules too when the files were decoded, not cached)
     # (on 3.15 the codec's package is imported to decode the files, no runtime)
     assert ours - DECODE_MODULES == (
-        {'lazy_codec'} if NATIVE else ({'lazy_codec'} | RUNTIME_MODULES) - DECODE_MODULES)
+        {'lazy_codec'} if NATIVE else ({'lazy_codec'} | RUNTIME_MODULES) - DECODE_MODULES
+    )
 
 
 @pytest.mark.skipif(NATIVE, reason='the backport runtime is not used on 3.15+')
@@ -302,8 +374,9 @@ def test_work_per_statement_and_first_use_does_not_grow(tmp_path):
     # 10 or 2,000 lazy imports, are the same lines (no scan of
     # sys.lazy_modules or of a module dict per operation)
     targets = {f't{i}.py': f'X = {i}\n' for i in range(2001)}
+
     def program(k):
-        return textwrap.dedent(f'''\
+        return textwrap.dedent(f"""\
             import sys
             for i in range({k}):
                 __import__(f't{{i}}')
@@ -311,8 +384,8 @@ def test_work_per_statement_and_first_use_does_not_grow(tmp_path):
             from lazy_codec.rewrite import emitter
             many = type(sys)('many')
             sys.modules['many'] = many
-            exec(compile(emitter.rewrite(''.join(f'lazy import t{{i}}\\n' for i in range({k}))), 'many.py', 'exec'),
-                 vars(many))
+            source = ''.join(f'lazy import t{{i}}\\n' for i in range({k}))
+            exec(compile(emitter.rewrite(source), 'many.py', 'exec'), vars(many))
             exec('def use_one():\\n    return t0.X\\n', vars(many))
             more = compile(emitter.rewrite('lazy import t2000\\n'), 'many.py', 'exec')
             many.use_one()  # the first reification: one-time work out of the way
@@ -327,7 +400,8 @@ def test_work_per_statement_and_first_use_does_not_grow(tmp_path):
                     many.use_new()
                 sys.settrace(None)
             print(counts)
-        ''')
+        """)
+
     lines = []
     for k in (10, 2000):
         lines.append(run(tmp_path, {**targets, 'main.py': program(k)}))
@@ -397,15 +471,16 @@ def test_modules_a_lazy_program_adds(tmp_path, cached):
     # (tokenize, re, enum, collections, opcode cost more than a decode)
     files = {
         'lib.py': COOKIE + 'lazy import json\nlazy from fractions import Fraction\n'
-                           'def dump(x):\n    return json.dumps(x)\n',
+        'def dump(x):\n    return json.dumps(x)\n',
         'main.py': 'import sys\nbefore = set(sys.modules)\nimport lib\n'
-                   'print(sorted(set(sys.modules) - before))\n',
+        'print(sorted(set(sys.modules) - before))\n',
     }
     for name, text in files.items():
         (tmp_path / name).write_text(text)
     for _ in range(2 if cached else 1):
-        out = run_process([sys.executable, 'main.py'], cwd=tmp_path,
-                          unset_env=('PYTHONDONTWRITEBYTECODE',), check=True).stdout
+        out = run_process(
+            [sys.executable, 'main.py'], cwd=tmp_path, unset_env=('PYTHONDONTWRITEBYTECODE',), check=True
+        ).stdout
     ours = {'lazy_codec'} | RUNTIME_MODULES
     if not cached:
         ours |= DECODE_MODULES
@@ -416,20 +491,24 @@ def test_modules_a_lazy_program_adds(tmp_path, cached):
     assert added - small == ours
 
 
-
 @pytest.mark.skipif(NATIVE, reason="3.15's own builtin stands")
 def test_dunder_lazy_import_from_start_loads_nothing(tmp_path):
     # builtins.__lazy_import__ is there from interpreter start without any
     # module of ours loaded (the .pth's stub); its first call loads the
     # runtime, which puts its own function in its place
-    out = run(tmp_path, {'main.py': textwrap.dedent('''\
+    out = run(
+        tmp_path,
+        {
+            'main.py': textwrap.dedent("""\
         import builtins, sys
         stub = builtins.__lazy_import__
         print(callable(stub), sorted(m for m in sys.modules if m.startswith('lazy_codec')))
         held = [__lazy_import__('json')]
         print(repr(held[0]), 'json' in sys.modules, 'lazy_codec.runtime.api' in sys.modules)
         print(builtins.__lazy_import__ is not stub, builtins.__lazy_import__.__name__)
-    ''')})
+    """)
+        },
+    )
     assert out == ("True []\n<lazy_import 'json'> False True\nTrue __lazy_import__\n")
 
 
@@ -437,7 +516,10 @@ def test_dunder_lazy_import_from_start_loads_nothing(tmp_path):
 def test_live_key_count_goes_with_its_dict(tmp_path):
     # a dict freed with unused lazy names takes its count with it: the next
     # dict at its address must not inherit a count that never reaches 0
-    out = run(tmp_path, {'main.py': textwrap.dedent('''\
+    out = run(
+        tmp_path,
+        {
+            'main.py': textwrap.dedent("""\
         import gc
         from lazy_codec.rewrite.emitter import rewrite
         from lazy_codec.runtime import api, state
@@ -452,7 +534,9 @@ def test_live_key_count_goes_with_its_dict(tmp_path):
         fresh = {'__name__': 'fresh'}
         exec(code, fresh)
         print(state.live_keys[id(fresh)]().count)
-    ''')})
+    """)
+        },
+    )
     assert out == '2\nNone\n2\n'
 
 
@@ -462,10 +546,15 @@ def test_call_site_reading_peeks_and_unknown_callees(tmp_path):
     # method however reached, operator.getitem, setattr); any callee the
     # reading cannot prove so is a load, as C code reading an attribute is
     # on 3.15 (functools.reduce, a conditional argument, a stored callable)
-    out = run(tmp_path, {
-        'm.py': COOKIE + ''.join(f'lazy import {name}\n' for name in (
-            'json', 'fractions', 'colorsys', 'decimal', 'wave', 'netrc', 'tabnanny', 'shlex')),
-        'main.py': textwrap.dedent('''\
+    out = run(
+        tmp_path,
+        {
+            'm.py': COOKIE
+            + ''.join(
+                f'lazy import {name}\n'
+                for name in ('json', 'fractions', 'colorsys', 'decimal', 'wave', 'netrc', 'tabnanny', 'shlex')
+            ),
+            'main.py': textwrap.dedent("""\
             import functools, operator, sys
             import m
             d = vars(m)
@@ -487,9 +576,15 @@ def test_call_site_reading_peeks_and_unknown_callees(tmp_path):
             operator.setitem(d, 'netrc', 1); setattr(m, 'tabnanny', 2)
             print(kind('netrc'), kind('tabnanny'), 'netrc' in sys.modules, 'tabnanny' in sys.modules)
             print(kind('shlex'), 'shlex' in sys.modules)
-        '''),
-    })
+        """),
+        },
+    )
     assert out.splitlines() == [
-        'lazy_import False', 'module', 'module', 'module', 'module', 'int int False False',
+        'lazy_import False',
+        'module',
+        'module',
+        'module',
+        'module',
+        'int int False False',
         'lazy_import False',
     ]

@@ -2,13 +2,13 @@
 bytecode without the import system's layers, as importlib would have run
 them (the same modules, attributes and locks), and through the import
 system where the cache is missing or stale."""
+
 import os
 import shutil
 import sys
 import textwrap
 
 import pytest
-
 from conftest import NATIVE, run_process, write_files
 
 pytestmark = pytest.mark.skipif(NATIVE, reason='the backport runtime is not used on 3.15+')
@@ -35,8 +35,11 @@ SHOW = textwrap.dedent('''\
 
 def _copy_of_the_package(tmp_path) -> str:
     """lazy_codec as installed, copied under tmp_path (its caches with it)"""
-    found = run_process([sys.executable, '-c', 'import lazy_codec, os; print(os.path.dirname(lazy_codec.__file__))'],
-                        cwd=tmp_path, check=True).stdout.strip()
+    found = run_process(
+        [sys.executable, '-c', 'import lazy_codec, os; print(os.path.dirname(lazy_codec.__file__))'],
+        cwd=tmp_path,
+        check=True,
+    ).stdout.strip()
     shutil.copytree(found, tmp_path / 'lib' / 'lazy_codec')
     return str(tmp_path / 'lib')
 
@@ -52,8 +55,13 @@ def test_a_stale_or_missing_cache_goes_through_the_import_system(tmp_path):
     env = {'PYTHONPATH': lib}
     # warm every cache first (the copy may have none), then make one stale and
     # delete another: their new source must run, and their caches be rewritten
-    run_process([sys.executable, '-c', 'import lazy_codec.runtime as r; r.load()'], cwd=tmp_path,
-                extra_env=env, unset_env=('PYTHONDONTWRITEBYTECODE',), check=True)
+    run_process(
+        [sys.executable, '-c', 'import lazy_codec.runtime as r; r.load()'],
+        cwd=tmp_path,
+        extra_env=env,
+        unset_env=('PYTHONDONTWRITEBYTECODE',),
+        check=True,
+    )
     runtime = os.path.join(lib, 'lazy_codec', 'runtime')
     with open(os.path.join(runtime, 'state.py'), 'a', encoding='utf-8') as f:
         f.write('\nEDITED = "state"\n')
@@ -63,11 +71,18 @@ def test_a_stale_or_missing_cache_goes_through_the_import_system(tmp_path):
         f.write('\nEDITED = "lookup"\n')
     cache = sys.implementation.cache_tag
     os.remove(os.path.join(runtime, '__pycache__', f'lookup.{cache}.pyc'))
-    program = ('import sys, lazy_codec.runtime as r; r.load(); '
-               'print(r.state.EDITED, r.lookup.EDITED, r.lookup.__spec__.loader.path.endswith("lookup.py"))')
+    program = (
+        'import sys, lazy_codec.runtime as r; r.load(); '
+        'print(r.state.EDITED, r.lookup.EDITED, r.lookup.__spec__.loader.path.endswith("lookup.py"))'
+    )
     for _ in range(2):  # (the second from the caches the first wrote)
-        result = run_process([sys.executable, '-c', program], cwd=tmp_path, extra_env=env,
-                             unset_env=('PYTHONDONTWRITEBYTECODE',), check=True)
+        result = run_process(
+            [sys.executable, '-c', program],
+            cwd=tmp_path,
+            extra_env=env,
+            unset_env=('PYTHONDONTWRITEBYTECODE',),
+            check=True,
+        )
         assert result.stdout == 'state lookup True\n'
     assert os.path.exists(os.path.join(runtime, '__pycache__', f'lookup.{cache}.pyc'))
 
@@ -75,8 +90,13 @@ def test_a_stale_or_missing_cache_goes_through_the_import_system(tmp_path):
 def test_a_lazy_statement_loads_the_runtime_so(tmp_path):
     # the first statement's path: the entry calls load(); a program sees a
     # runtime whose modules have importlib's attributes
-    write_files(tmp_path, {'main.py': '# -*- coding: lazy -*-\nlazy import json\nimport sys\n'
-                           'state = sys.modules["lazy_codec.runtime.state"]\n'
-                           'print(state.__spec__.name, state.__file__ == state.__spec__.origin, json.dumps(1))\n'})
+    write_files(
+        tmp_path,
+        {
+            'main.py': '# -*- coding: lazy -*-\nlazy import json\nimport sys\n'
+            'state = sys.modules["lazy_codec.runtime.state"]\n'
+            'print(state.__spec__.name, state.__file__ == state.__spec__.origin, json.dumps(1))\n'
+        },
+    )
     result = run_process([sys.executable, 'main.py'], cwd=tmp_path, check=True)
     assert result.stdout == 'lazy_codec.runtime.state True 1\n'

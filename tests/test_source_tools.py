@@ -5,13 +5,13 @@ the user's code what they report on its eager form, and the compilers
 (py_compile, compileall, pdb) get the rewrite.  Each tool's own limits (a
 parser that does not know `lazy` before 3.15) are asserted as what they are,
 so that a change in them shows.  A tool that is not installed here skips."""
+
 import importlib.util
 import os
 import re
 import sys
 
 import pytest
-
 from conftest import COOKIE, run_process, write_files
 
 NATIVE = sys.version_info >= (3, 15)
@@ -46,8 +46,9 @@ def needs(module):
 
 
 def tool(cwd, *args):
-    return run_process([sys.executable, '-m', *args], cwd=cwd, timeout=300,
-                       unset_env=('COV_CORE*', 'COVERAGE_*', 'PYTEST_*'))
+    return run_process(
+        [sys.executable, '-m', *args], cwd=cwd, timeout=300, unset_env=('COV_CORE*', 'COVERAGE_*', 'PYTEST_*')
+    )
 
 
 FILES = {'cookie': COOKIE + MODULE, 'cookieless': MODULE}
@@ -62,9 +63,16 @@ def source(request, tmp_path):
 
 # -- formatters and fixers: what they write is the user's text -------------------
 
-@pytest.mark.parametrize(('module', 'args'), [
-    ('black', ['-q']), ('autopep8', ['--in-place']), ('yapf', ['-i']), ('isort', ['-q']),
-])
+
+@pytest.mark.parametrize(
+    ('module', 'args'),
+    [
+        ('black', ['-q']),
+        ('autopep8', ['--in-place']),
+        ('yapf', ['-i']),
+        ('isort', ['-q']),
+    ],
+)
 def test_formatter_leaves_the_file_as_written(source, module, args):
     needs(module)
     if module == 'isort':
@@ -105,12 +113,16 @@ def test_pyupgrade_removes_only_the_cookie(source):
     after = source.read_text()
     assert ENTRY not in after
     assert after == before.replace(COOKIE, '', 1)
-    out = run_process([sys.executable, '-c', 'import sys, mod; print("json" in sys.modules, mod.dump(1))'],
-                      cwd=source.parent, check=True)
+    out = run_process(
+        [sys.executable, '-c', 'import sys, mod; print("json" in sys.modules, mod.dump(1))'],
+        cwd=source.parent,
+        check=True,
+    )
     assert out.stdout == 'False "1"\n'
 
 
 # -- linters: the user's code, as its eager form lints ---------------------------
+
 
 def _messages(out: str, path) -> list:
     # (columns on a lazy line are the rewrite's, where the linter parses it: left out)
@@ -178,6 +190,7 @@ def _pdb_reads_the_script_as_text() -> bool:
     # encoding, then compile() of that str, which ignores any cookie
     import inspect
     import pdb
+
     target = getattr(pdb, '_ScriptTarget', None)
     code = getattr(target, 'code', None)
     return isinstance(code, property) and 'open_code' not in inspect.getsource(code.fget)
@@ -185,19 +198,28 @@ def _pdb_reads_the_script_as_text() -> bool:
 
 def test_pdb_runs_a_script_with_the_cookie(tmp_path):
     if _pdb_reads_the_script_as_text():
-        pytest.skip("this pdb reads the script as UTF-8 text: the cookie is not read (fixed in 3.11's later releases)")
+        pytest.skip(
+            "this pdb reads the script as UTF-8 text: the cookie is not read (fixed in 3.11's later releases)"
+        )
     # (colorsys: pdb imports json itself on 3.14)
-    write_files(tmp_path, {'script.py': COOKIE + 'import sys\nlazy import colorsys\n'
-                                         'print("colorsys" in sys.modules, colorsys.__name__, "colorsys" in sys.modules)\n'})
+    write_files(
+        tmp_path,
+        {
+            'script.py': COOKIE + 'import sys\nlazy import colorsys\n'
+            'print("colorsys" in sys.modules, colorsys.__name__, "colorsys" in sys.modules)\n'
+        },
+    )
     out = run_process([sys.executable, '-m', 'pdb', 'script.py'], cwd=tmp_path, input='c\nq\n', timeout=60)
     assert 'False colorsys True' in out.stdout, out.stdout + out.stderr
 
 
 def test_tokenize_linecache_inspect_give_the_text(source):
-    code = ('import inspect, linecache, tokenize, mod\n'
-            'text = open("mod.py", encoding="utf-8").read()\n'
-            'print(tokenize.open("mod.py").read() == text, inspect.getsource(mod) == text,\n'
-            '      "".join(linecache.getlines(mod.__file__)) == text)\n')
+    code = (
+        'import inspect, linecache, tokenize, mod\n'
+        'text = open("mod.py", encoding="utf-8").read()\n'
+        'print(tokenize.open("mod.py").read() == text, inspect.getsource(mod) == text,\n'
+        '      "".join(linecache.getlines(mod.__file__)) == text)\n'
+    )
     out = run_process([sys.executable, '-c', code], cwd=source.parent, check=True)
     assert out.stdout == 'True True True\n'
 
@@ -206,10 +228,15 @@ def test_a_script_with_the_cookie_adds_no_audit_hook(tmp_path):
     # the hook that tells compile() from a text decode is installed only by
     # the first stateless decode from Python code: the interpreter's reading
     # of a script needs none (an audit hook costs every later audited event)
-    write_files(tmp_path, {'app.py': COOKIE + 'lazy import json\nimport sys\n'
-                                      'print(sys.modules["lazy_codec._codec"]._watching, json.dumps(1))\n'
-                                      'compile(open(__file__, "rb").read(), __file__, "exec")\n'
-                                      'print(sys.modules["lazy_codec._codec"]._watching)\n'})
+    write_files(
+        tmp_path,
+        {
+            'app.py': COOKIE + 'lazy import json\nimport sys\n'
+            'print(sys.modules["lazy_codec._codec"]._watching, json.dumps(1))\n'
+            'compile(open(__file__, "rb").read(), __file__, "exec")\n'
+            'print(sys.modules["lazy_codec._codec"]._watching)\n'
+        },
+    )
     out = run_process([sys.executable, 'app.py'], cwd=tmp_path, check=True)
     assert out.stdout == '[] 1\n[True]\n'
 
@@ -219,14 +246,22 @@ def test_loader_hooks_without_lazy_codec_importable(tmp_path):
     # pip's isolated build environments run the .pth with a sys.path that
     # lacks lazy_codec: modules then load as without it (a cookie file's
     # codec is then unknown, as the interpreter says), never an ImportError
-    write_files(tmp_path, {'uses_list.py': "__lazy_modules__ = ['json']\nimport json\nX = 1\n",
-                           'says_lazy.py': '# lazy, in a comment on line 1\nY = 2\n'})
-    code = ('import sys\n'
-            'sys.path[:] = [p for p in sys.path if "site-packages" not in p]\n'
-            'for name in [m for m in sys.modules if m.startswith("lazy_codec")]:\n'
-            '    del sys.modules[name]\n'
-            'import uses_list, says_lazy\n'
-            'print(uses_list.X, says_lazy.Y, type(vars(uses_list)["json"]).__name__)\n')
-    out = run_process([sys.executable, '-c', code], cwd=tmp_path,
-                      unset_env=('PYTHONDONTWRITEBYTECODE',), check=True)
+    write_files(
+        tmp_path,
+        {
+            'uses_list.py': "__lazy_modules__ = ['json']\nimport json\nX = 1\n",
+            'says_lazy.py': '# lazy, in a comment on line 1\nY = 2\n',
+        },
+    )
+    code = (
+        'import sys\n'
+        'sys.path[:] = [p for p in sys.path if "site-packages" not in p]\n'
+        'for name in [m for m in sys.modules if m.startswith("lazy_codec")]:\n'
+        '    del sys.modules[name]\n'
+        'import uses_list, says_lazy\n'
+        'print(uses_list.X, says_lazy.Y, type(vars(uses_list)["json"]).__name__)\n'
+    )
+    out = run_process(
+        [sys.executable, '-c', code], cwd=tmp_path, unset_env=('PYTHONDONTWRITEBYTECODE',), check=True
+    )
     assert out.stdout == '1 2 module\n'

@@ -1,10 +1,10 @@
 """The real pytest and coverage.py, in subprocesses, on projects whose files carry the cookie."""
+
 import html
 import re
 import sys
 
 import pytest
-
 from conftest import run_process, write_files
 
 pytestmark = pytest.mark.skipif(
@@ -21,31 +21,36 @@ def write(root, files, lazy=True, cookie=True):
     if not cookie:
         files = {name: text.replace('# -*- coding: lazy -*-\n', '') for name, text in files.items()}
     if not lazy:
-        files = {name: re.sub(r'(?m)^(\s*)lazy (import|from) ', r'\1\2 ', text.replace('coding: lazy', 'coding: utf-8'))
-                 for name, text in files.items()}
+        files = {
+            name: re.sub(
+                r'(?m)^(\s*)lazy (import|from) ', r'\1\2 ', text.replace('coding: lazy', 'coding: utf-8')
+            )
+            for name, text in files.items()
+        }
     write_files(root, files)
 
 
 def run_module(cwd, *args):
     """python -m ARGS in cwd, as a run of its own: without the variables
     through which the pytest running this (and its pytest-cov) would reach it"""
-    return run_process([sys.executable, '-m', *args], cwd=cwd, timeout=300,
-                       unset_env=('COV_CORE*', 'COVERAGE_*', 'PYTEST_*'))
+    return run_process(
+        [sys.executable, '-m', *args], cwd=cwd, timeout=300, unset_env=('COV_CORE*', 'COVERAGE_*', 'PYTEST_*')
+    )
 
 
 PYTEST_PROJECT = {
     'pytest.ini': '[pytest]\n',
     'lazy_mod.py': 'value = 1\n',
     'conftest.py': '# -*- coding: lazy -*-\nlazy import json\nimport pytest\n\n'
-                   '@pytest.fixture\ndef dumped():\n    return json.dumps([1])\n',
+    '@pytest.fixture\ndef dumped():\n    return json.dumps([1])\n',
     'sub/conftest.py': '# -*- coding: lazy -*-\nlazy from os import path as os_path\nimport pytest\n\n'
-                       '@pytest.fixture\ndef sep():\n    return os_path.sep\n',
+    '@pytest.fixture\ndef sep():\n    return os_path.sep\n',
     'test_top.py': '# -*- coding: lazy -*-\nlazy import lazy_mod\n\n'
-                   'def test_fixture(dumped):\n    assert dumped == "[1]"\n\n'
-                   'def test_global():\n    assert lazy_mod.value == 2\n',
+    'def test_fixture(dumped):\n    assert dumped == "[1]"\n\n'
+    'def test_global():\n    assert lazy_mod.value == 2\n',
     'sub/test_sub.py': '# -*- coding: lazy -*-\nlazy from lazy_mod import value\n\n'
-                       'def test_fixtures(sep, dumped):\n    assert (sep, dumped) == ("/", "[1]")\n\n'
-                       'def test_local():\n    import lazy_mod as m\n    assert m.value == value + 2\n',
+    'def test_fixtures(sep, dumped):\n    assert (sep, dumped) == ("/", "[1]")\n\n'
+    'def test_local():\n    import lazy_mod as m\n    assert m.value == value + 2\n',
 }
 
 
@@ -65,24 +70,31 @@ def test_pytest(tmp_path, mode, cookie):
         # (no warning: pytest marks lazy_codec's files for its rewrite, and would
         # warn that the .pth's module and the package were imported before it)
         assert 'warning' not in out.stdout.splitlines()[-1], out.stdout
-        outputs.append([line.replace(str(root), 'ROOT') for line in out.stdout.splitlines()
-                        if line.startswith(('E ', '>'))])
+        outputs.append(
+            [
+                line.replace(str(root), 'ROOT')
+                for line in out.stdout.splitlines()
+                if line.startswith(('E ', '>'))
+            ]
+        )
     lazy_lines, eager_lines = outputs
     assert lazy_lines == eager_lines
     assert '>       assert lazy_mod.value == 2' in lazy_lines
     assert 'E       assert 1 == 2' in lazy_lines
     assert 'E        +  where 1 = lazy_mod.value' in lazy_lines
     assert 'E       AssertionError: assert 1 == (1 + 2)' in lazy_lines
-    assert any(re.match(r"E        \+  where 1 = <module 'lazy_mod' from 'ROOT/lazy_mod.py'>\.value$",
-                        line) for line in lazy_lines), lazy_lines
+    assert any(
+        re.match(r"E        \+  where 1 = <module 'lazy_mod' from 'ROOT/lazy_mod.py'>\.value$", line)
+        for line in lazy_lines
+    ), lazy_lines
 
 
 COVERAGE_PROJECT = {
     'lib.py': '# -*- coding: lazy -*-\nlazy import json\nlazy from os import (\n    path,\n)\n\n'
-              'def dump(obj):\n    return json.dumps(obj)\n\n'
-              'def unused():\n    return path.sep\n',
+    'def dump(obj):\n    return json.dumps(obj)\n\n'
+    'def unused():\n    return path.sep\n',
     'app.py': '# -*- coding: lazy -*-\nimport sys\nlazy import lib\nif len(sys.argv) > 5:\n'
-              '    lazy import never_there\n    print(never_there)\nprint(lib.dump([1]))\n',
+    '    lazy import never_there\n    print(never_there)\nprint(lib.dump([1]))\n',
 }
 REPORT = """\
 Name     Stmts   Miss  Cover   Missing
@@ -94,10 +106,11 @@ TOTAL       12      3    75%
 """
 ANNOTATED = {
     'app.py,cover': '  # -*- coding: lazy -*-\n> import sys\n> lazy import lib\n'
-                    '> if len(sys.argv) > 5:\n!     lazy import never_there\n!     print(never_there)\n'
-                    '> print(lib.dump([1]))\n',
-    'lib.py,cover': '  # -*- coding: lazy -*-\n> lazy import json\n> lazy from os import (\n>     path,\n> )\n'
-                    '  \n> def dump(obj):\n>     return json.dumps(obj)\n  \n> def unused():\n!     return path.sep\n',
+    '> if len(sys.argv) > 5:\n!     lazy import never_there\n!     print(never_there)\n'
+    '> print(lib.dump([1]))\n',
+    'lib.py,cover': '  # -*- coding: lazy -*-\n> lazy import json\n> lazy from os import (\n'
+    '>     path,\n> )\n'
+    '  \n> def dump(obj):\n>     return json.dumps(obj)\n  \n> def unused():\n!     return path.sep\n',
 }
 
 
@@ -134,7 +147,8 @@ def test_coverage_of_315_source_without_the_cookie(tmp_path):
     out = run_module(tmp_path, 'coverage', 'annotate')
     assert out.returncode == 0, out.stderr
     assert {name: (tmp_path / name).read_text() for name in ANNOTATED} == {
-        name: text.replace('  # -*- coding: lazy -*-\n', '') for name, text in ANNOTATED.items()}
+        name: text.replace('  # -*- coding: lazy -*-\n', '') for name, text in ANNOTATED.items()
+    }
 
 
 def test_coverage_without_plugin(tmp_path):
@@ -150,13 +164,27 @@ def test_coverage_without_plugin(tmp_path):
 
 def test_pytest_cov(tmp_path):
     pytest.importorskip('pytest_cov')
-    write(tmp_path, dict(COVERAGE_PROJECT, **{
-        '.coveragerc': PLUGIN, 'pytest.ini': '[pytest]\n',
-        'test_app.py': '# -*- coding: lazy -*-\nlazy import lib\n\n'
-                       'def test_dump():\n    assert lib.dump([1]) == "[1]"\n',
-    }))
-    out = run_module(tmp_path, 'pytest', '-p', 'no:cacheprovider', '--cov=lib', '--cov-report=term-missing',
-                     '--cov-report=annotate:ann')
+    write(
+        tmp_path,
+        dict(
+            COVERAGE_PROJECT,
+            **{
+                '.coveragerc': PLUGIN,
+                'pytest.ini': '[pytest]\n',
+                'test_app.py': '# -*- coding: lazy -*-\nlazy import lib\n\n'
+                'def test_dump():\n    assert lib.dump([1]) == "[1]"\n',
+            },
+        ),
+    )
+    out = run_module(
+        tmp_path,
+        'pytest',
+        '-p',
+        'no:cacheprovider',
+        '--cov=lib',
+        '--cov-report=term-missing',
+        '--cov-report=annotate:ann',
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     assert re.search(r'^lib\.py +6 +1 +83% +11$', out.stdout, re.M), out.stdout
     assert (tmp_path / 'ann' / 'lib.py,cover').read_text() == ANNOTATED['lib.py,cover']
@@ -166,8 +194,17 @@ def test_pytest_cov(tmp_path):
 def test_pytest_doctest_modules(tmp_path, cookie):
     # --doctest-modules imports the module (its lazy syntax compiled) and
     # reads its docstrings from the text as written
-    write(tmp_path, {'pytest.ini': '[pytest]\n', 'doc_mod.py': (
-        '# -*- coding: lazy -*-\nlazy import json\n\n'
-        'def dump(obj):\n    """\n    >>> dump([1])\n    \'[1]\'\n    """\n    return json.dumps(obj)\n')}, cookie=cookie)
+    write(
+        tmp_path,
+        {
+            'pytest.ini': '[pytest]\n',
+            'doc_mod.py': (
+                '# -*- coding: lazy -*-\nlazy import json\n\n'
+                'def dump(obj):\n    """\n    >>> dump([1])\n    \'[1]\'\n'
+                '    """\n    return json.dumps(obj)\n'
+            ),
+        },
+        cookie=cookie,
+    )
     out = run_module(tmp_path, 'pytest', '-p', 'no:cacheprovider', '--doctest-modules', 'doc_mod.py')
     assert out.returncode == 0 and '1 passed' in out.stdout, out.stdout + out.stderr

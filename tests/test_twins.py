@@ -7,16 +7,16 @@ of a statement and of a first use; the pure runtime is the reference).
   their packages (modules.attach_submodules): one program, run with each
   runtime, printing every piece of state they change after each step.
 """
+
 import sys
 import textwrap
 
 import pytest
-
 from conftest import ACCELERATED, run_process, write_files
 
 pytestmark = pytest.mark.skipif(not ACCELERATED, reason='no C accelerator here: one runtime, no twins')
 
-INITIALIZING = textwrap.dedent('''\
+INITIALIZING = textwrap.dedent("""\
     import sys, types
     from lazy_codec.runtime import api, state
     from lazy_codec.runtime.accelerator import accel
@@ -82,7 +82,7 @@ INITIALIZING = textwrap.dedent('''\
     sys.modules['twin_blocked'] = None
     print('loaded, blocked:', outcome(state.loaded, 'twin_blocked'), outcome(accel.loaded, 'twin_blocked'))
     print('loaded, absent:', outcome(state.loaded, 'twin_absent'), outcome(accel.loaded, 'twin_absent'))
-''')
+""")
 
 
 def test_initializing_and_loaded_agree(tmp_path):
@@ -98,7 +98,7 @@ def test_initializing_and_loaded_agree(tmp_path):
     assert answers == {'True', 'False', 'KeyboardInterrupt', 'SystemExit'}, answers
 
 
-STATE_DUMP = textwrap.dedent('''\
+STATE_DUMP = textwrap.dedent("""\
     import sys, time
     from lazy_codec.runtime import state
 
@@ -106,17 +106,18 @@ STATE_DUMP = textwrap.dedent('''\
         time.sleep(0.05)  # (the rebuilder's rounds: 1 ms each)
         print('--', step)
         for label, namespace in namespaces:
-            print(' ', label, [(str(k), type(k).__name__, type(v).__name__) for k, v in namespace.items()
-                               if not str(k).startswith('__') and str(k) not in ('dump', 'sys', 'time', 'state')])
+            shown = [(str(k), type(k).__name__, type(v).__name__) for k, v in namespace.items()
+                     if not str(k).startswith('__') and str(k) not in ('dump', 'sys', 'time', 'state')]
+            print(' ', label, shown)
             found = state.live_keys.get(id(namespace))
             live = found() if found is not None else None
             print('  live keys:', None if live is None else live.count)
         print('  lazy_modules:', sorted(set.__iter__(state.lazy_modules)))
         print('  waiting:', {k: sorted(v) for k, v in sorted(state.waiting_children.items())},
               sorted(state.waiting_origin))
-''')
+""")
 
-PROGRAM = textwrap.dedent('''\
+PROGRAM = textwrap.dedent("""\
     from dumping import dump
     import json
     here = globals()
@@ -139,24 +140,31 @@ PROGRAM = textwrap.dedent('''\
     dump('used two not imported', ('main', here))
     pkg.sub.deep.VALUE, value
     import sys
-    dump('deep used', ('main', here), ('pkg', vars(sys.modules['pkg'])), ('pkg.sub', vars(sys.modules['pkg.sub'])))
+    package, subpackage = vars(sys.modules['pkg']), vars(sys.modules['pkg.sub'])
+    dump('deep used', ('main', here), ('pkg', package), ('pkg.sub', subpackage))
     minidom.parseString
     shlex.quote
     dump('all used', ('main', here), ('pkg', vars(sys.modules['pkg'])))
-''')
+""")
 
 
 def test_binding_settling_and_attaching_agree(tmp_path):
-    write_files(tmp_path, {
-        'dumping.py': STATE_DUMP,
-        'main.py': '# -*- coding: lazy -*-\n' + PROGRAM,
-        'pkg/__init__.py': 'value = 1\n',
-        'pkg/sub/__init__.py': '',
-        'pkg/sub/deep.py': 'VALUE = 2\n',
-    })
-    runs = {name: run_process([sys.executable, 'main.py'], cwd=tmp_path, check=True,
-                              extra_env={'LAZY_CODEC_PURE': pure}).stdout
-            for name, pure in (('accelerated', '0'), ('pure', '1'))}
+    write_files(
+        tmp_path,
+        {
+            'dumping.py': STATE_DUMP,
+            'main.py': '# -*- coding: lazy -*-\n' + PROGRAM,
+            'pkg/__init__.py': 'value = 1\n',
+            'pkg/sub/__init__.py': '',
+            'pkg/sub/deep.py': 'VALUE = 2\n',
+        },
+    )
+    runs = {
+        name: run_process(
+            [sys.executable, 'main.py'], cwd=tmp_path, check=True, extra_env={'LAZY_CODEC_PURE': pure}
+        ).stdout
+        for name, pure in (('accelerated', '0'), ('pure', '1'))
+    }
     assert runs['accelerated'] == runs['pure']
     out = runs['pure']
     # (each step changed something: the program reaches the twins)

@@ -1,4 +1,5 @@
 """click: a group's --help."""
+
 import click
 
 

@@ -1,4 +1,5 @@
 """A flask app with one route, hit once through the test client."""
+
 from flask import Flask
 
 app = Flask(__name__)

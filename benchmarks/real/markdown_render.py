@@ -1,4 +1,5 @@
 """markdown: render a string."""
+
 import markdown
 
 TEXT = """# Title

@@ -1,4 +1,5 @@
 """rich: print a table."""
+
 from rich.console import Console
 from rich.table import Table
 

@@ -95,7 +95,7 @@ def parse(stmt: Statement) -> 'LazyError | None':
         """3.15's message for what follows `as` when it is not a name"""
         from lazy_codec.rewrite.targets import expression  # only a rejected statement needs it
 
-        kind, first, last, _ = expression(toks, pos, end)
+        kind, first, last, _ = expression(toks, pos, peek_end())
         if kind is None:
             return _invalid(first)
         return LazyError(f'cannot use {kind} as import target', *span(first.start, last.end), grammar=True)

@@ -20,7 +20,7 @@ def _load():
     if gil_enabled is not None and not gil_enabled():
         return None
     try:
-        from lazy_codec.runtime import _accel
+        import lazy_codec.runtime._accel as _accel  # (a built extension: mypy has no stub of it)
     except ImportError:  # (not built: no compiler or no headers at install)
         return None
     return _accel

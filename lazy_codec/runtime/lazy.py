@@ -31,6 +31,8 @@ class _BoundResolve:
     """`lazy.resolve`, shown as 3.15's built-in method is"""
 
     __slots__ = ('__self__',)
+    if TYPE_CHECKING:  # (the slot's type, for mypy: no __annotations__ at run time)
+        __self__: 'LazyImportType'
     __name__ = 'resolve'
     __doc__ = 'Resolve the lazy import and return the imported object.'
 

@@ -109,6 +109,7 @@ def key_eq(self, other):
             # found, and the package's module __getattr__ is not called)
             return type(namespace.get(self, None)) is not LazyImportType
         lazy = self.lazy
+        assert lazy is not None  # (settle sets `resolving` while the key is lazy)
         if lazy._attached:
             running = sys.modules.get(lazy._name)
             if running is not None:

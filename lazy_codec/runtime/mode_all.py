@@ -208,7 +208,14 @@ def _reach_runpy(runpy) -> None:
     runpy._get_code_from_file = _get_code_from_file
 
 
-class _RunpyLoader:
+TYPE_CHECKING = False  # (mypy reads `if TYPE_CHECKING:` blocks as true; importlib.abc is not imported)
+if TYPE_CHECKING:
+    from importlib.abc import Loader as _Loader  # (what a ModuleSpec's loader is typed as)
+else:
+    _Loader = object
+
+
+class _RunpyLoader(_Loader):
     """runpy's own loader (frozen on 3.11+, AllImportsLoader's on 3.9/3.10),
     then _reach_runpy"""
 

@@ -71,11 +71,9 @@ def _reach_test_modules() -> None:
             if lazy_source is None:
                 return plain(fn, config)
 
-        class _Rewritten(type(fn)):
-            def read_bytes(self):
-                return lazy_source
-
-        first, code = plain(_Rewritten(fn), config)
+        # (fn's own class, whichever pathlib's it is, reading the rewrite)
+        rewritten = type('_Rewritten', (type(fn),), {'read_bytes': lambda self: lazy_source})
+        first, code = plain(rewritten(fn), config)
         if type(first) is bytes:  # pytest 8.4+: the source hash, of the file as it is
             first = source_hash(source)
         return first, code

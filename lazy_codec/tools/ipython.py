@@ -87,7 +87,7 @@ class _Extension:
             name = original(transformed_code, *args, **kwargs)
             written = sources.get(transformed_code)
             entry = linecache.cache.get(name) if isinstance(name, str) else None
-            if written is not None and entry is not None:
+            if written is not None and entry is not None and len(entry) == 4:  # (not a lazy entry)
                 # same lines, same count: only lazy statements differ
                 lines = [line + '\n' for line in written.splitlines()]
                 linecache.cache[name] = (len(written), entry[1], lines, entry[3])

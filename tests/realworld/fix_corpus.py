@@ -15,6 +15,7 @@ lists the packages whose import failures differ, per interpreter.  A package
 that differs alike on 3.15 is a consequence of its imports being lazy, not a
 difference of lazy_codec's.
 """
+
 import json
 import os
 import re
@@ -27,7 +28,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 VENVS = os.path.join(ROOT, '.venvs-realworld')
 
-WALK = r'''
+WALK = r"""
 import importlib, pkgutil, sys
 failed = []
 name = sys.argv[1]
@@ -44,7 +45,7 @@ else:
         except BaseException as exc:
             failed.append((info.name, type(exc).__name__))
 print(sorted(failed))
-'''
+"""
 
 
 def corpus_names() -> list:
@@ -68,11 +69,21 @@ def main() -> int:
         for name in names:
             source = os.path.join(site, name)
             if os.path.isdir(source):
-                shutil.copytree(source, os.path.join(target, name), ignore=shutil.ignore_patterns('__pycache__'))
+                shutil.copytree(
+                    source, os.path.join(target, name), ignore=shutil.ignore_patterns('__pycache__')
+                )
             elif os.path.exists(source + '.py'):
                 shutil.copy(source + '.py', target)
     stdlib = sorted(n for n in sys.stdlib_module_names if not n.startswith('_')) + ['__future__']
-    fix = [sys.executable, '-m', 'lazy_codec', 'fix', '--lazy', ','.join(stdlib + names), os.path.join(out, 'after')]
+    fix = [
+        sys.executable,
+        '-m',
+        'lazy_codec',
+        'fix',
+        '--lazy',
+        ','.join(stdlib + names),
+        os.path.join(out, 'after'),
+    ]
     env = dict(os.environ, PYTHONPATH=ROOT)
     first = subprocess.run(fix, capture_output=True, text=True, env=env, timeout=600)
     err = first.stderr.splitlines()
@@ -88,15 +99,22 @@ def main() -> int:
         if 'left eager: ' in line:
             reason = line.split('left eager: ', 1)[1]
             reasons[reason] = reasons.get(reason, 0) + 1
-    print(f"{files} files, {sum(l.startswith('Rewriting') for l in err)} rewritten, {statements} lazy "
-          f"statements, {sum(l.endswith('(not changed)') for l in err)} refused; left eager:")
+    print(
+        f'{files} files, {sum(line.startswith("Rewriting") for line in err)} rewritten, {statements} lazy '
+        f'statements, {sum(line.endswith("(not changed)") for line in err)} refused; left eager:'
+    )
     for reason, count in sorted(reasons.items(), key=lambda item: -item[1]):
         print(f'  {count:5d}  {reason}')
     for line in err:
         if line.endswith('(not changed)') or line.startswith('fix:'):
             print('  ' + line)
-    check = subprocess.run([sys.executable, '-m', 'lazy_codec', 'check', os.path.join(out, 'after')],
-                           capture_output=True, text=True, env=env, timeout=600)
+    check = subprocess.run(
+        [sys.executable, '-m', 'lazy_codec', 'check', os.path.join(out, 'after')],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
     again = subprocess.run(fix, capture_output=True, text=True, env=env, timeout=600)
     print(f'check: exit {check.returncode}; a second fix: exit {again.returncode}')
     for version in ('3.11', '3.15'):
@@ -104,11 +122,19 @@ def main() -> int:
         failures = {}
         for state in ('before', 'after'):
             for name in names:
-                proc = subprocess.run([python, '-c', WALK, name], capture_output=True, text=True, timeout=300,
-                                      env=dict(os.environ, PYTHONPATH=os.path.join(out, state)))
+                proc = subprocess.run(
+                    [python, '-c', WALK, name],
+                    capture_output=True,
+                    text=True,
+                    timeout=300,
+                    env=dict(os.environ, PYTHONPATH=os.path.join(out, state)),
+                )
                 failures[state, name] = proc.stdout.strip() or proc.stderr.strip()[-300:]
-        differ = {name: {'before': failures['before', name], 'after': failures['after', name]}
-                  for name in names if failures['before', name] != failures['after', name]}
+        differ = {
+            name: {'before': failures['before', name], 'after': failures['after', name]}
+            for name in names
+            if failures['before', name] != failures['after', name]
+        }
         print(f'{version}: {len(names) - len(differ)} of {len(names)} packages import as before; differ:')
         print(json.dumps(differ, indent=1))
     return 0

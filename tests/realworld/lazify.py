@@ -13,6 +13,7 @@ order; the rest are left as 3.15 source without a cookie, which lazy_codec's
 source loader compiles through the rewrite), so that both ways are run.
 Files the running interpreter cannot parse are left as they are (and reported).
 """
+
 import ast
 import os
 import re
@@ -54,7 +55,7 @@ def lazify_source(data: bytes, cookie: bool = True):
         i = node.lineno - 1
         line = lines[i]
         # col_offset counts UTF-8 bytes, as the bytes of the line do
-        lines[i] = line[:node.col_offset] + b'lazy ' + line[node.col_offset:]
+        lines[i] = line[: node.col_offset] + b'lazy ' + line[node.col_offset :]
     if not cookie:
         return b''.join(lines), len(nodes)
     cookie = (COOKIE + '\n').encode()

@@ -10,6 +10,7 @@ module has one, else the `dir()` names not starting with `_`).  Writes, for
 each module, whether it imported (else the exception) and which names failed
 (exception type and message).  Nothing here may need Python > 3.9.
 """
+
 import importlib
 import json
 import os

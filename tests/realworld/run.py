@@ -24,6 +24,7 @@ tests/realworld/results/<date>[-ci][-pure].json.  Exit status 1 if any differenc
 lazy_codec runs with its C accelerator where its install built it; --pure runs
 its pure-Python runtime (LAZY_CODEC_PURE=1) instead.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -53,8 +54,14 @@ ORACLE = '3.15'
 # compiled with mypyc in their wheels: installed from the sdist, pure Python
 NO_BINARY = ('charset-normalizer', 'tomli')
 # what the suites need beyond the corpus (pinned the same way: pip's choice on 3.9)
-SUITE_DEPS = ('freezegun==1.5.5', 'hypothesis==6.141.1', 'pretend==1.0.9',
-              'trio==0.31.0', 'outcome==1.3.0.post0', 'pytest-mock==3.15.1')
+SUITE_DEPS = (
+    'freezegun==1.5.5',
+    'hypothesis==6.141.1',
+    'pretend==1.0.9',
+    'trio==0.31.0',
+    'outcome==1.3.0.post0',
+    'pytest-mock==3.15.1',
+)
 # projects' own test suites: sdist root relative paths
 #   path:   put first on sys.path (PYTHONPATH), the package as it is in the sdist
 #   lazify: what lazify.py edits for variant (c): the package's own modules
@@ -76,30 +83,65 @@ SUITES = {
     # (typing-extensions), pickling (pytz, python-dateutil, tomlkit),
     # unittest.mock and pytest-mock (tenacity, platformdirs), monkeypatch
     # (termcolor)
-    'typing-extensions': dict(path='src', lazify=['src/typing_extensions.py'],
-                              tests=['src/test_typing_extensions.py']),
+    'typing-extensions': dict(
+        path='src', lazify=['src/typing_extensions.py'], tests=['src/test_typing_extensions.py']
+    ),
     'pytz': dict(path='.', lazify=['pytz'], tests=['pytz/tests']),
     # (its setup.cfg turns warnings into errors, and marks tests with pytest-cov's no_cover)
-    'python-dateutil': dict(path='src', lazify=['src/dateutil'],
-                            tests=['tests', '-W', 'ignore::pytest.PytestUnknownMarkWarning']),
+    'python-dateutil': dict(
+        path='src', lazify=['src/dateutil'], tests=['tests', '-W', 'ignore::pytest.PytestUnknownMarkWarning']
+    ),
     'termcolor': dict(path='src', lazify=['src/termcolor'], tests=['tests']),
-    'tenacity': dict(path='.', lazify=['tenacity'],
-                     tests=['tests', '--ignore=tests/test_tornado.py']),  # (tornado: not in the corpus)
-    'platformdirs': dict(path='src', lazify=['src/platformdirs'],
-                         tests=['tests', '--ignore=tests/test_comp_with_appdirs.py']),  # (appdirs: idem)
+    'tenacity': dict(
+        path='.', lazify=['tenacity'], tests=['tests', '--ignore=tests/test_tornado.py']
+    ),  # (tornado: not in the corpus)
+    'platformdirs': dict(
+        path='src', lazify=['src/platformdirs'], tests=['tests', '--ignore=tests/test_comp_with_appdirs.py']
+    ),  # (appdirs: idem)
     'tomlkit': dict(path='.', lazify=['tomlkit'], tests=['tests']),
     # hash(C()) != hash(C()) compares the ids of two temporaries, which the
     # allocator may or may not give the same address: they flip from run to run
-    'attrs': dict(path='src', lazify=['src/attr', 'src/attrs'],
-                  tests=['tests', '-k', 'not hash_by_id and not unsafe_hash_false_eq_false '
-                                        'and not hash_mirrors_eq']),
+    'attrs': dict(
+        path='src',
+        lazify=['src/attr', 'src/attrs'],
+        tests=['tests', '-k', 'not hash_by_id and not unsafe_hash_false_eq_false and not hash_mirrors_eq'],
+    ),
 }
-DEFAULT_SUITES = ('markupsafe', 'itsdangerous', 'jinja2', 'click', 'cachetools', 'h11', 'six',
-                  'sqlparse', 'toolz', 'typing-extensions', 'pytz', 'python-dateutil', 'termcolor',
-                  'tenacity', 'platformdirs', 'tomlkit')
+DEFAULT_SUITES = (
+    'markupsafe',
+    'itsdangerous',
+    'jinja2',
+    'click',
+    'cachetools',
+    'h11',
+    'six',
+    'sqlparse',
+    'toolz',
+    'typing-extensions',
+    'pytz',
+    'python-dateutil',
+    'termcolor',
+    'tenacity',
+    'platformdirs',
+    'tomlkit',
+)
 CI_VERSIONS = ('3.11', '3.14')
-CI_PACKAGES = ('requests', 'urllib3', 'jinja2', 'click', 'rich', 'pygments', 'attrs', 'flask',
-               'werkzeug', 'packaging', 'networkx', 'more-itertools', 'httpx', 'pyparsing')
+CI_PACKAGES = (
+    'requests',
+    'urllib3',
+    'jinja2',
+    'click',
+    'rich',
+    'pygments',
+    'attrs',
+    'flask',
+    'werkzeug',
+    'packaging',
+    'networkx',
+    'more-itertools',
+    'httpx',
+    'pyparsing',
+)
 CI_SUITES = ('jinja2', 'platformdirs')  # (platformdirs: mock and pytest-mock throughout)
 PROBE_TIMEOUT = 300
 SUITE_TIMEOUT = 300  # a run that hangs at exit (see README) is cut here
@@ -114,8 +156,14 @@ def log(*args):
 
 def run(cmd, timeout=None, **kw):
     try:
-        return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                              timeout=timeout, errors='replace', **kw)
+        return subprocess.run(
+            cmd,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            errors='replace',
+            **kw,
+        )
     except subprocess.TimeoutExpired as exc:
         out = exc.stdout.decode(errors='replace') if isinstance(exc.stdout, bytes) else (exc.stdout or '')
         return subprocess.CompletedProcess(cmd, -9, out, f'TIMEOUT after {timeout}s')
@@ -144,8 +192,10 @@ def find_interpreters():
     found = {}
     ref = os.environ.get('REFERENCE_PYTHONS') or os.path.expanduser('~/.cache/reference-pythons')
     for version in VERSIONS:
-        candidates = sorted(glob.glob(os.path.expanduser(f'~/.pyenv/versions/{version}.*/bin/python3')),
-                            key=lambda p: [int(x) for x in re.findall(r'\d+', p.split('/versions/')[1])])
+        candidates = sorted(
+            glob.glob(os.path.expanduser(f'~/.pyenv/versions/{version}.*/bin/python3')),
+            key=lambda p: [int(x) for x in re.findall(r'\d+', p.split('/versions/')[1])],
+        )
         candidates = candidates[-1:] + [os.path.join(ref, 'bin', f'python{version}')]
         which = shutil.which(f'python{version}')
         if which:
@@ -169,8 +219,9 @@ def pip_wheel_for_bootstrap():
 
 def clean_pip_output(text):
     # this machine's pip configuration names index locations that may not exist
-    return '\n'.join(line for line in text.splitlines()
-                     if 'is ignored: it is neither a file nor a directory' not in line)
+    return '\n'.join(
+        line for line in text.splitlines() if 'is ignored: it is neither a file nor a directory' not in line
+    )
 
 
 def make_venv(version, python, packages, record, source=ROOT):
@@ -231,8 +282,17 @@ RUNTIME_ENV: dict = {}
 
 def env_for(mode, extra=None):
     env = dict(os.environ)
-    for key in ('PYTHON_LAZY_IMPORTS', 'PYTHONPATH', 'LAZY_CODEC_LAZY_MODULES', 'LAZY_CODEC_REPORT',
-                'PYTHONWARNINGS', 'PYTHONDONTWRITEBYTECODE', 'VIRTUAL_ENV', 'PYTHONHOME', 'LAZY_CODEC_PURE'):
+    for key in (
+        'PYTHON_LAZY_IMPORTS',
+        'PYTHONPATH',
+        'LAZY_CODEC_LAZY_MODULES',
+        'LAZY_CODEC_REPORT',
+        'PYTHONWARNINGS',
+        'PYTHONDONTWRITEBYTECODE',
+        'VIRTUAL_ENV',
+        'PYTHONHOME',
+        'LAZY_CODEC_PURE',
+    ):
         env.pop(key, None)
     env.update(RUNTIME_ENV)
     if mode == 'all':
@@ -247,8 +307,12 @@ def env_for(mode, extra=None):
 
 def probe(version, name, imports, mode, outdir):
     out = os.path.join(outdir, f'{version}-{name}-{mode}.json')
-    r = run([venv_python(version), os.path.join(HERE, 'probe.py'), out, *imports],
-            timeout=PROBE_TIMEOUT, env=env_for(mode), cwd=outdir)
+    r = run(
+        [venv_python(version), os.path.join(HERE, 'probe.py'), out, *imports],
+        timeout=PROBE_TIMEOUT,
+        env=env_for(mode),
+        cwd=outdir,
+    )
     try:
         with open(out) as f:
             data = json.load(f)
@@ -269,14 +333,16 @@ def probe_items(data, version):
     """{(module, name or None): 'Type: message'} of what failed, and {module: set of names}"""
     failures, names = {}, {}
     if 'crashed' in data:
-        return {('<process>', None): 'crashed: ' + normalize_message(data['crashed']['stderr'][-300:], version)}, {}
+        return {
+            ('<process>', None): 'crashed: ' + normalize_message(data['crashed']['stderr'][-300:], version)
+        }, {}
     for module, rec in data['modules'].items():
         if 'import' in rec or 'probe' in rec:
             exc = rec.get('import') or rec['probe']
-            failures[(module, None)] = f"{exc['type']}: {normalize_message(exc['message'], version)}"
+            failures[(module, None)] = f'{exc["type"]}: {normalize_message(exc["message"], version)}'
             continue
         for name, exc in rec['failed'].items():
-            failures[(module, name)] = f"{exc['type']}: {normalize_message(exc['message'], version)}"
+            failures[(module, name)] = f'{exc["type"]}: {normalize_message(exc["message"], version)}'
         names[module] = set(rec.get('all_names', ()))
     return failures, names
 
@@ -296,7 +362,9 @@ def compare_package(v_eager, v_all, o_eager, o_all, version):
     for item, err in sorted(fa.items(), key=lambda kv: (kv[0][0], kv[0][1] or '')):
         if item in ofa:
             if ofa[item].split(':')[0] != err.split(':')[0]:
-                notes.append(f'{fmt_item(item)}: fails on 3.15 too, differently: here {err!r}, 3.15 {ofa[item]!r}')
+                notes.append(
+                    f'{fmt_item(item)}: fails on 3.15 too, differently: here {err!r}, 3.15 {ofa[item]!r}'
+                )
             continue
         if item in fe:
             notes.append(f'{fmt_item(item)}: fails eagerly on {version} too: {err!r}')
@@ -305,20 +373,26 @@ def compare_package(v_eager, v_all, o_eager, o_all, version):
             notes.append(f'{fmt_item(item)}: no such module on 3.15: {err!r}')
             continue
         counted.append(f'{fmt_item(item)}: {err}  (3.15 all: ok, {version} eager: ok)')
-    for item, err in sorted(ofa.items(), key=lambda kv: (kv[0][0], kv[0][1] or '')):
+    for item in sorted(ofa, key=lambda item: (item[0], item[1] or '')):
         if item not in fa:
             where = 'also eagerly' if item in ofe else 'not eagerly'
-            notes.append(f'{fmt_item(item)}: 3.15 mode all fails ({where}), {version} mode all works: {ofa[item]!r}')
+            notes.append(
+                f'{fmt_item(item)}: 3.15 mode all fails ({where}), {version} mode all works: {ofa[item]!r}'
+            )
     # names a module has in mode "all" and not eagerly (or the other way), here and not on 3.15
     for module in sorted(set(na) & set(ne) & set(ona) & set(one)):
         lost_here, lost_there = ne[module] - na[module], one[module] - ona[module]
         gained_here, gained_there = na[module] - ne[module], ona[module] - one[module]
         for name in sorted(lost_here - lost_there):
             if name in ona[module]:
-                counted.append(f'{module}: dir() lacks {name!r} in mode all (3.15 all has it, {version} eager has it)')
+                counted.append(
+                    f'{module}: dir() lacks {name!r} in mode all (3.15 all has it, {version} eager has it)'
+                )
         for name in sorted(gained_here - gained_there):
             if name not in ona[module]:
-                counted.append(f'{module}: dir() has {name!r} in mode all (3.15 all lacks it, {version} eager lacks it)')
+                counted.append(
+                    f'{module}: dir() has {name!r} in mode all (3.15 all lacks it, {version} eager lacks it)'
+                )
     return counted, notes
 
 
@@ -333,11 +407,14 @@ def make_wheel(directory):
         return path
     files = {
         'rwdemo/__init__.py': b'import six\n__version__ = "1.0"\n',
-        'rwdemo-1.0.dist-info/METADATA': (b'Metadata-Version: 2.1\nName: rwdemo\nVersion: 1.0\n'
-                                          b'Summary: a wheel for the realworld pip check\n'
-                                          b'Requires-Dist: six>=1.0\n'),
-        'rwdemo-1.0.dist-info/WHEEL': (b'Wheel-Version: 1.0\nGenerator: realworld\n'
-                                       b'Root-Is-Purelib: true\nTag: py3-none-any\n'),
+        'rwdemo-1.0.dist-info/METADATA': (
+            b'Metadata-Version: 2.1\nName: rwdemo\nVersion: 1.0\n'
+            b'Summary: a wheel for the realworld pip check\n'
+            b'Requires-Dist: six>=1.0\n'
+        ),
+        'rwdemo-1.0.dist-info/WHEEL': (
+            b'Wheel-Version: 1.0\nGenerator: realworld\nRoot-Is-Purelib: true\nTag: py3-none-any\n'
+        ),
     }
     record = []
     for fname, data in files.items():
@@ -365,12 +442,18 @@ def normalize_pip(text, version, command):
     # version: the same error must compare alike
     lines = [line for line in text.splitlines() if not line.strip() or set(line.strip()) - set('^~')]
     if command == 'version':
-        lines = [re.sub(r'^pip \S+ from (.*) \(python \S+\)$', r'pip N from \1 (python X)', l) for l in lines]
+        lines = [
+            re.sub(r'^pip \S+ from (.*) \(python \S+\)$', r'pip N from \1 (python X)', line) for line in lines
+        ]
     if command == 'list':
         rows = []
         for line in lines:
             parts = line.split()
-            if len(parts) == 2 and parts[0] not in ('pip', 'setuptools', 'wheel') and not set(line) <= set('- '):
+            if (
+                len(parts) == 2
+                and parts[0] not in ('pip', 'setuptools', 'wheel')
+                and not set(line) <= set('- ')
+            ):
                 rows.append(f'{parts[0]} {parts[1]}')
         lines = rows
     return '\n'.join(lines)
@@ -380,8 +463,11 @@ def pip_check(version, command, mode, wheel):
     args = [a.replace('{wheel}', wheel) for a in PIP_COMMANDS[command]]
     cwd = os.path.dirname(wheel)
     r = run([venv_python(version), '-m', 'pip', *args], timeout=300, env=env_for(mode), cwd=cwd)
-    return {'rc': r.returncode, 'stdout': normalize_pip(r.stdout, version, command),
-            'stderr': normalize_pip(r.stderr, version, command)}
+    return {
+        'rc': r.returncode,
+        'stdout': normalize_pip(r.stdout, version, command),
+        'stderr': normalize_pip(r.stderr, version, command),
+    }
 
 
 # -- suites ---------------------------------------------------------------------------
@@ -391,7 +477,10 @@ def fetch_sdist(name, pin):
     directory = os.path.join(WORK, 'sdists')
     os.makedirs(directory, exist_ok=True)
     version = pin.split('==')[1]
-    norm = lambda text: re.sub(r'[-_.]+', '_', text).lower()
+
+    def norm(text):
+        return re.sub(r'[-_.]+', '_', text).lower()
+
     wanted = {norm(f'{name}-{version}.tar.gz'), norm(f'{name}-{version}.zip')}
 
     def find():
@@ -399,11 +488,26 @@ def fetch_sdist(name, pin):
             if norm(f) in wanted:
                 return os.path.join(directory, f)
         return None
+
     found = find()
     if found:
         return found
-    r = run([sys.executable, '-m', 'pip', 'download', '-q', '--no-binary', ':all:', '--no-deps',
-             '-d', directory, pin], timeout=900)
+    r = run(
+        [
+            sys.executable,
+            '-m',
+            'pip',
+            'download',
+            '-q',
+            '--no-binary',
+            ':all:',
+            '--no-deps',
+            '-d',
+            directory,
+            pin,
+        ],
+        timeout=900,
+    )
     found = find()
     if not found:
         raise RuntimeError(f'pip download {pin} failed: {clean_pip_output(r.stderr)[-2000:]}')
@@ -427,6 +531,7 @@ def prepare_suite(version, name, sdist, variant):
     """a fresh copy of the sdist for one run; variant 'lazysrc' lazified"""
     sys.path.insert(0, HERE)
     import lazify
+
     dest = os.path.join(WORK, 'suites', version, name, variant)
     root = extract(sdist, dest)
     stats = None
@@ -459,13 +564,28 @@ def run_suite(version, name, sdist, variant):
     mode = 'all' if variant == 'all' else 'normal'
     env = env_for(mode, {'PYTHONPATH': os.path.join(root, spec['path'])})
     start = time.monotonic()
-    r = run([venv_python(version), '-m', 'pytest', '-q', '-p', 'no:cacheprovider', '-o', 'console_output_style=classic',
-             # pytest's assertion-rewriting hook cannot run in mode "all", native 3.15 included
-             # (ImportCycleError on _pytest.pathlib's lazy fnmatch): plain asserts in every variant
-             '--assert=plain',
-             f'--junitxml={junit}', *spec['tests']], timeout=SUITE_TIMEOUT, env=env, cwd=root)
+    r = run(
+        [
+            venv_python(version),
+            '-m',
+            'pytest',
+            '-q',
+            '-p',
+            'no:cacheprovider',
+            '-o',
+            'console_output_style=classic',
+            # pytest's assertion-rewriting hook cannot run in mode "all", native 3.15 included
+            # (ImportCycleError on _pytest.pathlib's lazy fnmatch): plain asserts in every variant
+            '--assert=plain',
+            f'--junitxml={junit}',
+            *spec['tests'],
+        ],
+        timeout=SUITE_TIMEOUT,
+        env=env,
+        cwd=root,
+    )
     elapsed = time.monotonic() - start
-    lines = [l for l in r.stdout.strip().splitlines() if l.strip()]
+    lines = [line for line in r.stdout.strip().splitlines() if line.strip()]
     summary = lines[-1].strip('= ') if lines else f'(no output; rc {r.returncode}) {r.stderr[-500:]}'
     counts = {}
     for n, kind in SUMMARY_RE.findall(summary):
@@ -477,7 +597,7 @@ def run_suite(version, name, sdist, variant):
     try:
         tree = ET.parse(junit)
         for case in tree.iter('testcase'):
-            tid = prefix.sub('', f"{case.get('classname', '')}::{case.get('name', '')}")
+            tid = prefix.sub('', f'{case.get("classname", "")}::{case.get("name", "")}')
             bad = [case.find(tag) for tag in ('failure', 'error') if case.find(tag) is not None]
             if bad:
                 failing[tid] = normalize_message((bad[0].get('message') or '')[:300], version)
@@ -485,9 +605,16 @@ def run_suite(version, name, sdist, variant):
                 passed.append(tid)
     except (OSError, ET.ParseError):
         pass
-    return {'rc': r.returncode, 'summary': re.sub(r' in [\d.]+s.*$', '', summary), 'counts': counts,
-            'failing': failing, 'passed': sorted(passed), 'seconds': round(elapsed, 1), 'lazified': stats,
-            'tail': r.stdout[-4000:] if r.returncode not in (0, 1) else ''}
+    return {
+        'rc': r.returncode,
+        'summary': re.sub(r' in [\d.]+s.*$', '', summary),
+        'counts': counts,
+        'failing': failing,
+        'passed': sorted(passed),
+        'seconds': round(elapsed, 1),
+        'lazified': stats,
+        'tail': r.stdout[-4000:] if r.returncode not in (0, 1) else '',
+    }
 
 
 def compare_suite(res, version):
@@ -501,21 +628,35 @@ def compare_suite(res, version):
         for tid in sorted(here - there):
             err = mine[variant]['failing'][tid]
             if tid in there_passed and tid in eager_passed:
-                counted.append(f'{variant}: {tid} fails ({err!r}), passes on 3.15 {variant} and {version} eager')
+                counted.append(
+                    f'{variant}: {tid} fails ({err!r}), passes on 3.15 {variant} and {version} eager'
+                )
             elif tid not in there_passed:
                 notes.append(f'{variant}: {tid} fails ({err!r}); 3.15 {variant} did not run it')
             else:
                 notes.append(f'{variant}: {tid} fails ({err!r}); fails (or did not run) here eagerly too')
         for tid in sorted(there - here):
-            notes.append(f'{variant}: {tid} fails on 3.15 {variant} ({oracle[variant]["failing"][tid]!r}), '
-                         f'not here')
-        if mine[variant]['rc'] not in (0, 1) and oracle[variant]['rc'] in (0, 1) and mine['eager']['rc'] in (0, 1):
-            counted.append(f'{variant}: pytest exit status {mine[variant]["rc"]}: {mine[variant]["summary"]} '
-                           f'{mine[variant]["tail"][-1500:]}')
-        ran = lambda r: sum(r['counts'].get(k, 0) for k in ('passed', 'failed', 'errors'))
+            notes.append(
+                f'{variant}: {tid} fails on 3.15 {variant} ({oracle[variant]["failing"][tid]!r}), not here'
+            )
+        if (
+            mine[variant]['rc'] not in (0, 1)
+            and oracle[variant]['rc'] in (0, 1)
+            and mine['eager']['rc'] in (0, 1)
+        ):
+            counted.append(
+                f'{variant}: pytest exit status {mine[variant]["rc"]}: {mine[variant]["summary"]} '
+                f'{mine[variant]["tail"][-1500:]}'
+            )
+
+        def ran(r):
+            return sum(r['counts'].get(k, 0) for k in ('passed', 'failed', 'errors'))
+
         if ran(mine[variant]) != ran(mine['eager']) and ran(oracle[variant]) == ran(oracle['eager']):
-            counted.append(f'{variant}: {ran(mine[variant])} tests ran, {ran(mine["eager"])} eagerly '
-                           f'({mine[variant]["summary"]} / {mine["eager"]["summary"]})')
+            counted.append(
+                f'{variant}: {ran(mine[variant])} tests ran, {ran(mine["eager"])} eagerly '
+                f'({mine[variant]["summary"]} / {mine["eager"]["summary"]})'
+            )
     return counted, notes
 
 
@@ -527,19 +668,31 @@ def main(argv=None):
     parser.add_argument('--versions', help='comma-separated, e.g. 3.11,3.14 (3.15 is always added)')
     parser.add_argument('--packages', help='comma-separated distribution names from packages.txt')
     parser.add_argument('--suites', help=f'comma-separated, from: {",".join(SUITES)}')
-    parser.add_argument('--ci', action='store_true',
-                        help=f'bounded: {",".join(CI_VERSIONS)} + 3.15, {len(CI_PACKAGES)} packages, '
-                             f'suite {",".join(CI_SUITES)}')
-    parser.add_argument('--pure', action='store_true',
-                        help="lazy_codec's pure-Python runtime (LAZY_CODEC_PURE=1), not its C accelerator")
+    parser.add_argument(
+        '--ci',
+        action='store_true',
+        help=f'bounded: {",".join(CI_VERSIONS)} + 3.15, {len(CI_PACKAGES)} packages, '
+        f'suite {",".join(CI_SUITES)}',
+    )
+    parser.add_argument(
+        '--pure',
+        action='store_true',
+        help="lazy_codec's pure-Python runtime (LAZY_CODEC_PURE=1), not its C accelerator",
+    )
     parser.add_argument('--no-suites', action='store_true')
     parser.add_argument('--no-pip', action='store_true')
-    parser.add_argument('--worktree', action='store_true',
-                        help='install lazy_codec from the work tree as it is (default: the commit HEAD, '
-                             'exported with git archive, so that edits in progress are not measured)')
-    parser.add_argument('--reuse', metavar='RAW.json',
-                        help='compare the raw results of an earlier run (saved in .venvs-realworld/raw-*.json) '
-                             'instead of running anything')
+    parser.add_argument(
+        '--worktree',
+        action='store_true',
+        help='install lazy_codec from the work tree as it is (default: the commit HEAD, '
+        'exported with git archive, so that edits in progress are not measured)',
+    )
+    parser.add_argument(
+        '--reuse',
+        metavar='RAW.json',
+        help='compare the raw results of an earlier run (saved in .venvs-realworld/raw-*.json) '
+        'instead of running anything',
+    )
     parser.add_argument('--jobs', type=int, default=os.cpu_count() or 2)
     parser.add_argument('--out', help='results JSON (default tests/realworld/results/<date>[-ci].json)')
     args = parser.parse_args(argv)
@@ -567,12 +720,17 @@ def main(argv=None):
     unknown = [n for n in names if n not in packages]
     if unknown:
         raise SystemExit(f'not in packages.txt: {",".join(unknown)}')
-    suites = [] if args.no_suites else (args.suites.split(',') if args.suites
-                                        else list(CI_SUITES) if args.ci else list(DEFAULT_SUITES))
+    suites = (
+        []
+        if args.no_suites
+        else (args.suites.split(',') if args.suites else list(CI_SUITES) if args.ci else list(DEFAULT_SUITES))
+    )
     all_versions = versions + [ORACLE]
     git = run(['git', 'rev-parse', '--short', 'HEAD'], cwd=ROOT).stdout.strip()
-    log(f'realworld: {len(names)} packages, suites {",".join(suites) or "-"}, versions {",".join(versions)} '
-        f'against {ORACLE}; lazy_codec {git}, {"pure runtime" if args.pure else "C accelerator where built"}')
+    log(
+        f'realworld: {len(names)} packages, suites {",".join(suites) or "-"}, versions {",".join(versions)} '
+        f'against {ORACLE}; lazy_codec {git}, {"pure runtime" if args.pure else "C accelerator where built"}'
+    )
 
     raw_path = os.path.join(WORK, f'raw-{datetime.date.today().isoformat()}{tag}.json')
     if args.reuse:
@@ -586,10 +744,14 @@ def main(argv=None):
             source = os.path.join(WORK, 'lazy_codec-HEAD')
             shutil.rmtree(source, ignore_errors=True)
             os.makedirs(source)
-            archive = subprocess.run(['git', 'archive', 'HEAD'], cwd=ROOT, stdout=subprocess.PIPE, check=True).stdout
+            archive = subprocess.run(
+                ['git', 'archive', 'HEAD'], cwd=ROOT, stdout=subprocess.PIPE, check=True
+            ).stdout
             subprocess.run(['tar', 'x', '-C', source], input=archive, check=True)
         else:
-            dirty = run(['git', 'status', '--porcelain', '--', 'lazy_codec', 'setup.py', 'setup.cfg', 'pth'], cwd=ROOT)
+            dirty = run(
+                ['git', 'status', '--porcelain', '--', 'lazy_codec', 'setup.py', 'setup.cfg', 'pth'], cwd=ROOT
+            )
             git += '+worktree' + (' (modified)' if dirty.stdout.strip() else '')
         # a copy of the tree per venv, which pip builds with that venv's
         # interpreter (the C accelerator is built for each version; builds
@@ -598,22 +760,35 @@ def main(argv=None):
         for v in all_versions:
             trees[v] = os.path.join(WORK, f'lazy_codec-tree-{v}')
             shutil.rmtree(trees[v], ignore_errors=True)
-            shutil.copytree(source, trees[v], ignore=shutil.ignore_patterns(
-                '.git', '.venvs*', 'build', '*.egg-info', '__pycache__', '*.so'))
+            shutil.copytree(
+                source,
+                trees[v],
+                ignore=shutil.ignore_patterns(
+                    '.git', '.venvs*', 'build', '*.egg-info', '__pycache__', '*.so'
+                ),
+            )
         records = {v: {'python': interpreters[v]} for v in all_versions}
         # venvs: two at a time (pip is mostly network and one core)
         with concurrent.futures.ThreadPoolExecutor(max(1, min(args.jobs, 2))) as pool:
-            futures = {pool.submit(make_venv, v, interpreters[v], packages, records[v], trees[v]): v
-                       for v in all_versions}
+            futures = {
+                pool.submit(make_venv, v, interpreters[v], packages, records[v], trees[v]): v
+                for v in all_versions
+            }
             for fut in concurrent.futures.as_completed(futures):
                 v = futures[fut]
                 fut.result()
-                runtime = run([venv_python(v), '-m', 'lazy_codec', '--version'], cwd=WORK,
-                              env=env_for('eager')).stdout.strip()
+                runtime = run(
+                    [venv_python(v), '-m', 'lazy_codec', '--version'], cwd=WORK, env=env_for('eager')
+                ).stdout.strip()
                 records[v]['runtime'] = runtime
-                log(f'  venv {v} ready ({time.monotonic() - started:.0f}s): {runtime}'
-                    + (f'; did not install: {", ".join(records[v]["install_failed"])}'
-                       if records[v]['install_failed'] else ''))
+                log(
+                    f'  venv {v} ready ({time.monotonic() - started:.0f}s): {runtime}'
+                    + (
+                        f'; did not install: {", ".join(records[v]["install_failed"])}'
+                        if records[v]['install_failed']
+                        else ''
+                    )
+                )
         sdists = {}
         for name in suites:
             sdists[name] = fetch_sdist(name, packages[name]['pin'])
@@ -656,12 +831,20 @@ def main(argv=None):
                 try:
                     value = fut.result()
                 except Exception as exc:  # a bug here, not in what is compared
-                    value = {'crashed': {'rc': None, 'stderr': f'runner: {type(exc).__name__}: {exc}', 'stdout': ''}}
+                    value = {
+                        'crashed': {
+                            'rc': None,
+                            'stderr': f'runner: {type(exc).__name__}: {exc}',
+                            'stdout': '',
+                        }
+                    }
                 results[kind].setdefault(v, {}).setdefault(name, {})[mode] = value
                 done += 1
                 if kind == 'suite':
-                    log(f'  [{done}/{len(jobs)} {time.monotonic() - started:.0f}s] suite {name} {v} {mode}: '
-                        f'{value.get("summary", value)} ({value.get("seconds")}s)')
+                    log(
+                        f'  [{done}/{len(jobs)} {time.monotonic() - started:.0f}s] suite {name} {v} {mode}: '
+                        f'{value.get("summary", value)} ({value.get("seconds")}s)'
+                    )
                 elif done % 50 == 0:
                     log(f'  [{done}/{len(jobs)} {time.monotonic() - started:.0f}s]')
         shutil.rmtree(outdir, ignore_errors=True)
@@ -670,12 +853,23 @@ def main(argv=None):
             json.dump({'results': results, 'records': records, 'lazy_codec': git}, f)
 
     # -- compare
-    report = {'date': datetime.date.today().isoformat(), 'lazy_codec': git, 'ci': args.ci,
-              'versions': {}, 'corpus': {n: packages[n]['pin'] for n in names}, 'suites': suites}
+    report = {
+        'date': datetime.date.today().isoformat(),
+        'lazy_codec': git,
+        'ci': args.ci,
+        'versions': {},
+        'corpus': {n: packages[n]['pin'] for n in names},
+        'suites': suites,
+    }
     total_counted = 0
     for v in versions:
-        vr = {'python': interpreters[v], 'install_failed': records[v]['install_failed'],
-              'packages': {}, 'pip': {}, 'suites': {}}
+        vr = {
+            'python': interpreters[v],
+            'install_failed': records[v]['install_failed'],
+            'packages': {},
+            'pip': {},
+            'suites': {},
+        }
         for name in names:
             mine = results['probe'].get(v, {}).get(name)
             oracle = results['probe'].get(ORACLE, {}).get(name)
@@ -686,18 +880,29 @@ def main(argv=None):
                 vr['packages'][name] = {'status': 'skipped', 'why': f'does not install on {ORACLE}'}
                 continue
             if 'crashed' in oracle['all'] or 'crashed' in oracle['normal']:
-                vr['packages'][name] = {'status': 'skipped', 'why': f'probe crashed on {ORACLE}',
-                                        'notes': [str(oracle)[:2000]]}
+                vr['packages'][name] = {
+                    'status': 'skipped',
+                    'why': f'probe crashed on {ORACLE}',
+                    'notes': [str(oracle)[:2000]],
+                }
                 continue
             counted, notes = compare_package(mine['normal'], mine['all'], oracle['normal'], oracle['all'], v)
             modules = len(mine['all'].get('modules', {}))
-            if all(m.get('import') for m in mine['normal'].get('modules', {}).values()) and \
-                    mine['normal'].get('modules'):
-                vr['packages'][name] = {'status': 'skipped', 'why': f'does not import eagerly on {v}',
-                                        'notes': notes[:20]}
+            if all(m.get('import') for m in mine['normal'].get('modules', {}).values()) and mine[
+                'normal'
+            ].get('modules'):
+                vr['packages'][name] = {
+                    'status': 'skipped',
+                    'why': f'does not import eagerly on {v}',
+                    'notes': notes[:20],
+                }
                 continue
-            vr['packages'][name] = {'status': 'different' if counted else 'alike', 'modules': modules,
-                                    'differences': counted, 'notes': notes[:50]}
+            vr['packages'][name] = {
+                'status': 'different' if counted else 'alike',
+                'modules': modules,
+                'differences': counted,
+                'notes': notes[:50],
+            }
         if not args.no_pip:
             for command in PIP_COMMANDS:
                 mine = results['pip'][v][command]
@@ -705,35 +910,53 @@ def main(argv=None):
                 if mine['all'] == oracle['all']:
                     status = 'alike'
                 elif mine['all'] == mine['normal'] and oracle['all'] != oracle['normal']:
-                    status = '3.15-fails'    # 3.15 itself fails in mode "all": recorded, not counted
+                    status = '3.15-fails'  # 3.15 itself fails in mode "all": recorded, not counted
                 elif mine['all'] == mine['normal']:
                     status = 'version-specific'  # this version's pip differs from 3.15's, eagerly too
                 else:
                     status = 'different'
                 entry = {'status': status}
                 if status != 'alike':
-                    entry.update({'here_all': mine['all'], 'here_eager': mine['normal'], 'oracle_all': oracle['all']})
+                    entry.update(
+                        {'here_all': mine['all'], 'here_eager': mine['normal'], 'oracle_all': oracle['all']}
+                    )
                 vr['pip'][command] = entry
         for name in suites:
             counted, notes = compare_suite({k: results['suite'][k][name] for k in (v, ORACLE)}, v)
-            vr['suites'][name] = {'status': 'different' if counted else 'alike', 'differences': counted,
-                                  'notes': notes[:50],
-                                  'summary': {var: results['suite'][v][name][var]['summary']
-                                              for var in ('eager', 'all', 'lazysrc')},
-                                  'lazified': results['suite'][v][name]['lazysrc']['lazified']}
-        counted_v = (sum(p['status'] == 'different' for p in vr['packages'].values())
-                     + sum(p['status'] == 'different' for p in vr['pip'].values())
-                     + sum(s['status'] == 'different' for s in vr['suites'].values()))
+            vr['suites'][name] = {
+                'status': 'different' if counted else 'alike',
+                'differences': counted,
+                'notes': notes[:50],
+                'summary': {
+                    var: results['suite'][v][name][var]['summary'] for var in ('eager', 'all', 'lazysrc')
+                },
+                'lazified': results['suite'][v][name]['lazysrc']['lazified'],
+            }
+        counted_v = (
+            sum(p['status'] == 'different' for p in vr['packages'].values())
+            + sum(p['status'] == 'different' for p in vr['pip'].values())
+            + sum(s['status'] == 'different' for s in vr['suites'].values())
+        )
         total_counted += counted_v
         report['versions'][v] = vr
     report['oracle'] = {
-        'python': interpreters[ORACLE], 'install_failed': records[ORACLE]['install_failed'],
-        'suites': {name: {var: {k: results['suite'][ORACLE][name][var][k] for k in ('summary', 'counts')}
-                          for var in ('eager', 'all', 'lazysrc')} for name in suites},
+        'python': interpreters[ORACLE],
+        'install_failed': records[ORACLE]['install_failed'],
+        'suites': {
+            name: {
+                var: {k: results['suite'][ORACLE][name][var][k] for k in ('summary', 'counts')}
+                for var in ('eager', 'all', 'lazysrc')
+            }
+            for name in suites
+        },
         'packages_failing_in_mode_all': {
-            name: sorted(fmt_item(i) for i in probe_items(results['probe'][ORACLE][name]['all'], ORACLE)[0])[:30]
-            for name in names if name in results['probe'].get(ORACLE, {})
-            and probe_items(results['probe'][ORACLE][name]['all'], ORACLE)[0]},
+            name: sorted(fmt_item(i) for i in probe_items(results['probe'][ORACLE][name]['all'], ORACLE)[0])[
+                :30
+            ]
+            for name in names
+            if name in results['probe'].get(ORACLE, {})
+            and probe_items(results['probe'][ORACLE][name]['all'], ORACLE)[0]
+        },
     }
     report['seconds'] = round(time.monotonic() - started)
 
@@ -746,13 +969,18 @@ def main(argv=None):
             if p['status'] == 'different':
                 log(f'DIFF {v} pip {command}: here {p["here_all"]} / 3.15 {p["oracle_all"]}')
             elif p['status'] == '3.15-fails':
-                log(f'note {v} pip {command}: 3.15 fails in mode all, {v} works: '
-                    f'{p["oracle_all"]["stderr"].splitlines()[-1:]}')
+                log(
+                    f'note {v} pip {command}: 3.15 fails in mode all, {v} works: '
+                    f'{p["oracle_all"]["stderr"].splitlines()[-1:]}'
+                )
         for name, s in vr['suites'].items():
             for d in s['differences']:
                 log(f'DIFF {v} suite {name}: {d}')
     log('')
-    header = f'{"version":8} {"packages alike/different/skipped":34} {"pip alike/different":20} {"suites alike/different":22}'
+    header = (
+        f'{"version":8} {"packages alike/different/skipped":34} {"pip alike/different":20} '
+        f'{"suites alike/different":22}'
+    )
     log(header)
     log('-' * len(header))
     for v, vr in report['versions'].items():
@@ -760,20 +988,29 @@ def main(argv=None):
         pip = [p['status'] for p in vr['pip'].values()]
         su = [s['status'] for s in vr['suites'].values()]
         pk = f'{st.count("alike")}/{st.count("different")}/{st.count("skipped")}'
-        pp = (f'{pip.count("alike") + pip.count("version-specific")}/{pip.count("different")}'
-              + (f' (3.15 fails: {pip.count("3.15-fails")})' if pip.count('3.15-fails') else '')) if pip else '-'
+        pp = (
+            (
+                f'{pip.count("alike") + pip.count("version-specific")}/{pip.count("different")}'
+                + (f' (3.15 fails: {pip.count("3.15-fails")})' if pip.count('3.15-fails') else '')
+            )
+            if pip
+            else '-'
+        )
         ss = f'{su.count("alike")}/{su.count("different")}' if su else '-'
         log(f'{v:8} {pk:34} {pp:20} {ss:22}')
     for name in suites:
         o = report['oracle']['suites'][name]
-        log(f'3.15 suite {name}: eager {o["eager"]["summary"]}; all {o["all"]["summary"]}; '
-            f'lazified {o["lazysrc"]["summary"]}')
+        log(
+            f'3.15 suite {name}: eager {o["eager"]["summary"]}; all {o["all"]["summary"]}; '
+            f'lazified {o["lazysrc"]["summary"]}'
+        )
     out = args.out or os.path.join(HERE, 'results', f'{report["date"]}{tag}.json')
     os.makedirs(os.path.dirname(out), exist_ok=True)
     with open(out, 'w') as f:
         json.dump(report, f, indent=1, sort_keys=True)
         f.write('\n')
-    log(f'{total_counted} difference(s) counted; {report["seconds"]}s; results in {os.path.relpath(out, ROOT)}')
+    where = os.path.relpath(out, ROOT)
+    log(f'{total_counted} difference(s) counted; {report["seconds"]}s; results in {where}')
     return 1 if total_counted else 0
 
 

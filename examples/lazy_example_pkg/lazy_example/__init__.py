@@ -1,8 +1,10 @@
 # -*- coding: lazy -*-
 """An example package that uses lazy imports: importing it imports neither
 json nor decimal; each is imported the first time the code uses it."""
-lazy from lazy_example.report import summary
+
 lazy import json
+
+lazy from lazy_example.report import summary
 
 __all__ = ('summary', 'to_json')
 

@@ -1,7 +1,8 @@
 # -*- coding: lazy -*-
 """Totals of amounts given as strings, with decimal arithmetic."""
-lazy from decimal import Decimal
+
 lazy import statistics
+lazy from decimal import Decimal
 
 
 def summary(amounts):

@@ -6,20 +6,21 @@ On 3.15 a load resolves a lazy object however it is reached, and only
 dict-level access (a subscript of the dict, `in`, `dict.get`) sees it
 unresolved.  Each case says what it prints for each name: the type of what
 came back, and which watched modules are imported by then."""
+
 from case_table import CaseTable
 
 CASES = CaseTable()
 case = CASES.add
 
 # a module whose names are all lazy: `lib.NAME` must give the real object
-LIB = '''{COOKIE}
+LIB = """{COOKIE}
 lazy import heavy
 lazy import json
 lazy from json import dumps
 lazy from fractions import Fraction
 lazy from heavy import f as on_click, f as on_key
 lazy from other import Y
-'''
+"""
 
 # a tool whose entry point is a lazy re-export, and a package that re-exports
 # a class whose __module__ is the package (numpy, pandas and many more do)
@@ -30,8 +31,8 @@ TOOL = {
     'shapes/__init__.py': '{COOKIE}\nlazy from shapes._impl import Point\n',
     'shapes/_impl.py': (
         "print('import shapes._impl')\n"
-        "class Point:\n    def __init__(self, x):\n        self.x = x\n"
-        "    def __eq__(self, other):\n        return type(other) is Point and other.x == self.x\n"
+        'class Point:\n    def __init__(self, x):\n        self.x = x\n'
+        '    def __eq__(self, other):\n        return type(other) is Point and other.x == self.x\n'
         "Point.__module__ = 'shapes'\n"
     ),
 }
@@ -42,7 +43,9 @@ def _with_lib(files=None):
 
 
 # -- 1. getattr whose arguments are not simple loads ------------------------------
-case('getattr_computed_arguments', '''\
+case(
+    'getattr_computed_arguments',
+    """\
 import importlib, probe
 import lib
 kind, names, table = 'click', ['dumps', 'Y'], {'n': 'json'}
@@ -53,10 +56,14 @@ print(t(getattr(lib, 'on_' + kind)), t(getattr(lib, f"on_{'key'}")))
 print(t(getattr(lib, names[0])), t(getattr(lib, table['n'])), getattr(lib, names[1]))
 print(t(getattr(lib, 'Fraction' if kind else 'x')), t(getattr(lib, 'nothing', None)))
 print(hasattr(lib, str('heavy')), probe.loaded())
-''', files=_with_lib())
+""",
+    files=_with_lib(),
+)
 
 # -- 2. getattr called from C ----------------------------------------------------
-case('getattr_from_c_callers', '''\
+case(
+    'getattr_from_c_callers',
+    """\
 import functools, operator, pickle, sys, probe
 import lib
 def t(v):
@@ -67,20 +74,28 @@ print(t(functools.partial(getattr, lib)('heavy')), probe.loaded())
 print(t(operator.attrgetter('json.decoder')(lib)))
 print(pickle.loads(b'\\x80\\x04\\x95\\x0f\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x8c\\x03lib\\x94\\x8c\\x05dumps\\x94\\x93\\x94.')([1]))
 print(sorted(k for k, v in lib.__dict__.items() if type(v).__name__ == 'lazy_import'))
-''', files=_with_lib())
+""",
+    files=_with_lib(),
+)
 
 # -- 3. entry points and resolvers -----------------------------------------------
-case('entry_points_and_resolvers', '''\
+case(
+    'entry_points_and_resolvers',
+    """\
 import pkgutil, probe
 import importlib.metadata as md
 print(pkgutil.resolve_name('tool.cli:main')())
 print(md.EntryPoint(name='x', group='g', value='tool.cli:impl').load().main())
 import tool.cli
 print(tool.cli.main())
-''', files=_with_lib())
+""",
+    files=_with_lib(),
+)
 
 # -- 4. pickle by reference through a lazy re-export -----------------------------
-case('pickle_through_lazy_reexport', '''\
+case(
+    'pickle_through_lazy_reexport',
+    """\
 import pickle, copy
 from shapes._impl import Point
 import shapes
@@ -88,19 +103,27 @@ data = pickle.dumps(Point(3))
 p = pickle.loads(data)
 print(type(p).__module__, p.x, p == copy.deepcopy(p), copy.copy(p).x)
 print(type(vars(shapes)['Point']).__name__)
-''', files=_with_lib())
+""",
+    files=_with_lib(),
+)
 
-case('pickle_through_lazy_reexport_unused', '''\
+case(
+    'pickle_through_lazy_reexport_unused',
+    """\
 import pickle, sys
 import shapes
 lazy from shapes._impl import Point as P
 print('shapes._impl' in sys.modules)
 data = pickle.dumps(P(4))
 print(type(vars(shapes)['Point']).__name__, pickle.loads(data).x)
-''', files=_with_lib())
+""",
+    files=_with_lib(),
+)
 
 # -- 5. unittest.mock ---------------------------------------------------------------
-case('mock_patch_lazy_name', '''\
+case(
+    'mock_patch_lazy_name',
+    """\
 from unittest import mock
 import lib, probe
 with mock.patch('lib.dumps', lambda o: 'patched'):
@@ -116,18 +139,26 @@ print(lib.on_click(), probe.loaded())
 with mock.patch.multiple('lib', Y=5, json=None):
     print(lib.Y, lib.json)
 print(lib.Y, type(lib.json).__name__)
-''', files=_with_lib())
+""",
+    files=_with_lib(),
+)
 
-case('mock_patch_used_during_patch', '''\
+case(
+    'mock_patch_used_during_patch',
+    """\
 from unittest import mock
 import lib
 with mock.patch('lib.dumps', lambda o: 'patched'):
     print(lib.dumps(1), lib.dumps(2))
 print(type(vars(lib)['dumps']).__name__)
 print(lib.dumps([1]), type(vars(lib)['dumps']).__name__)
-''', files=_with_lib())
+""",
+    files=_with_lib(),
+)
 
-case('mock_autospec_and_dict', '''\
+case(
+    'mock_autospec_and_dict',
+    """\
 from unittest import mock
 import lib, probe
 with mock.patch('lib.on_click', autospec=True) as m:
@@ -139,9 +170,13 @@ with mock.patch.dict(vars(lib), {'Y': 7}):
 print(lib.Y, type(vars(lib)['Y']).__name__)
 with mock.patch('lib.Fraction', spec=True) as m:
     print(type(m).__name__, 'fractions' in __import__('sys').modules)
-''', files=_with_lib())
+""",
+    files=_with_lib(),
+)
 
-case('alias_of_peeked_lazy_object', '''\
+case(
+    'alias_of_peeked_lazy_object',
+    """\
 import lib, probe
 alias = vars(lib)['json']
 print(type(globals()['alias']).__name__)
@@ -151,10 +186,14 @@ def f():
     g = lib.__dict__['Fraction']
 f()
 print(g(1, 2), type(globals()['g']).__name__)
-''', files=_with_lib())
+""",
+    files=_with_lib(),
+)
 
 # -- 7. typing and dataclasses ----------------------------------------------------------
-case('type_hints_of_lazy_names', '''\
+case(
+    'type_hints_of_lazy_names',
+    """\
 import typing, dataclasses, sys
 lazy from fractions import Fraction
 lazy import heavy
@@ -167,9 +206,12 @@ def f(x: "Fraction") -> "heavy.Base":
 print(typing.get_type_hints(A))
 print(typing.get_type_hints(f))
 print([fl.name for fl in dataclasses.fields(A)])
-''')
+""",
+)
 
-case('dataclass_classvar_through_lazy_typing', '''\
+case(
+    'dataclass_classvar_through_lazy_typing',
+    """\
 import dataclasses, sys
 lazy import typing
 lazy from typing import ClassVar
@@ -181,11 +223,16 @@ class A:
     c: "Thing" = None
     d: int = 0
 print([f.name for f in dataclasses.fields(A)], 'typing' in sys.modules)
-''', min_version=(3, 10), before_min='3.9: dataclasses looks for typing.ClassVar only once typing '
-   'is imported (documented in the README)')
+""",
+    min_version=(3, 10),
+    before_min='3.9: dataclasses looks for typing.ClassVar only once typing '
+    'is imported (documented in the README)',
+)
 
 # -- the sweep: stdlib APIs that reach attributes by name ------------------------
-case('sweep_inspect_pydoc', '''\
+case(
+    'sweep_inspect_pydoc',
+    """\
 import inspect, probe
 import lib
 print(sorted(n for n, v in inspect.getmembers(lib) if not n.startswith('__')))
@@ -193,9 +240,13 @@ print(probe.loaded())
 print(inspect.getmodule(lib.on_click).__name__, str(inspect.signature(lib.dumps))[:12])
 import pydoc
 print(type(pydoc.locate('lib.Fraction')).__name__, type(pydoc.locate('lib.json.decoder')).__name__)
-''', files=_with_lib())
+""",
+    files=_with_lib(),
+)
 
-case('sweep_singledispatch_enum_copy', '''\
+case(
+    'sweep_singledispatch_enum_copy',
+    """\
 import functools, enum, copy, copyreg, probe
 import lib
 @functools.singledispatch
@@ -208,9 +259,13 @@ print(show(lib.Y), show(lib.Fraction(1, 3)))
 class Color(enum.Enum):
     RED = 1
 print(Color(lib.Y - 1), copy.deepcopy(lib.Fraction)(1), copyreg.__name__)
-''', files=_with_lib())
+""",
+    files=_with_lib(),
+)
 
-case('sweep_logging_ext', '''\
+case(
+    'sweep_logging_ext',
+    """\
 import logging.config, sys, probe
 import lib
 logging.config.dictConfig({
@@ -220,9 +275,13 @@ logging.config.dictConfig({
 })
 logging.info('hello')
 print(probe.loaded())
-''', files=_with_lib({'lib.py': LIB + 'lazy from io import StringIO\nimport sys\nsink = sys.stdout\n'}))
+""",
+    files=_with_lib({'lib.py': LIB + 'lazy from io import StringIO\nimport sys\nsink = sys.stdout\n'}),
+)
 
-case('sweep_doctest', '''\
+case(
+    'sweep_doctest',
+    '''\
 import doctest, lib
 def fn():
     """
@@ -231,9 +290,13 @@ def fn():
     '[1]'
     """
 print(doctest.run_docstring_examples(fn, {}, name='fn'))
-''', files=_with_lib())
+''',
+    files=_with_lib(),
+)
 
-case('sweep_concurrent_futures_pickle', '''\
+case(
+    'sweep_concurrent_futures_pickle',
+    """\
 import concurrent.futures, pickle
 import lib
 if __name__ == '__main__':
@@ -241,7 +304,9 @@ if __name__ == '__main__':
     print(pickle.loads(blob)())
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
         print(list(pool.map(getattr, [lib, lib], ['Y', 'dumps']))[0])
-''', files=_with_lib())
+""",
+    files=_with_lib(),
+)
 
 
 # -- 8. which code mode "all" reaches --------------------------------------------
@@ -249,7 +314,9 @@ _MODE_ALL = ['-X', 'lazy_imports=all']
 # the main script is reached on request only (its cost: see the README)
 _MAIN_SCRIPT = {'LAZY_CODEC_MAIN_SCRIPT': '1'}
 
-case('mode_all_main_script_and_loaders', '''\
+case(
+    'mode_all_main_script_and_loaders',
+    """\
 import sys, probe
 import heavy
 from other import Y
@@ -267,51 +334,67 @@ print('run_path', probe.kind(ran, 'colorsys'), 'colorsys' in sys.modules)
 print(type(pickle.loads(b'\\x80\\x04\\x95\\x0e\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x8c\\x05reexp\\x94\\x8c\\x01f\\x94\\x93\\x94.')).__name__)
 print(heavy.X, Y, probe.loaded())
 sys.exit(3)
-''', files={
-    'plug.py': 'import fractions\n',
-    'script.py': "import colorsys\nprint('script', type(globals()['colorsys']).__name__)\n",
-    'reexp.py': 'from heavy import f\n',
-}, argv=[*_MODE_ALL, 'main.py'], env=_MAIN_SCRIPT)
+""",
+    files={
+        'plug.py': 'import fractions\n',
+        'script.py': "import colorsys\nprint('script', type(globals()['colorsys']).__name__)\n",
+        'reexp.py': 'from heavy import f\n',
+    },
+    argv=[*_MODE_ALL, 'main.py'],
+    env=_MAIN_SCRIPT,
+)
 
-case('mode_all_main_script_error', '''\
+case(
+    'mode_all_main_script_error',
+    """\
 import json
 def fail():
     raise ValueError('boom')
 print('start', type(globals()['json']).__name__)
 fail()
-''', argv=[*_MODE_ALL, 'main.py'], mode='tail', env=_MAIN_SCRIPT)
+""",
+    argv=[*_MODE_ALL, 'main.py'],
+    mode='tail',
+    env=_MAIN_SCRIPT,
+)
 
-# (recorded by a 3.15 that has pytest: python tests/harness.py VENV3.15/bin/python mode_all_pytest_test_modules)
-case('mode_all_pytest_test_modules', files={
-    'run_tests.py': (
-        "import sys\n"
-        "OWN = ('_pytest', 'pytest', 'pluggy', 'iniconfig', 'packaging', 'lazy_codec', 'py', 'exceptiongroup',\n"
-        "       'tomli', 'colorama', 'pygments')\n"
-        "# pytest itself runs eager (pytest 9.2 fails on 3.15 in mode all: an import cycle)\n"
-        "sys.set_lazy_imports_filter(lambda importer, name, fromlist: not importer.startswith(OWN) and\n"
-        "                            not name.startswith(OWN))\n"
-        "import pytest\n"
-        "class Outcomes:  # (pytest's own report has timings)\n"
-        "    def pytest_runtest_logreport(self, report):\n"
-        "        if report.when == 'call':\n"
-        "            print(report.nodeid, report.outcome)\n"
-        "code = pytest.main(['-s', '-p', 'no:cacheprovider', '-p', 'no:terminal', 'test_x.py'],\n"
-        "                   plugins=[Outcomes()])\n"
-        "print('exit', int(code))\n"
-    ),
-    'conftest.py': "import sys\nimport colorsys\nprint('conftest', 'colorsys' in sys.modules)\n",
-    'test_x.py': (
-        "import sys\nimport json\nimport fractions\nimport probe\n"
-        "print('test_x', 'fractions' in sys.modules, probe.kind(globals(), 'json'))\n"
-        "def test_lazy():\n    assert json.dumps(1) == '1'\n"
-        "def test_fail():\n    x = 1\n    assert x == 2\n"
-    ),
-}, argv=[*_MODE_ALL, 'run_tests.py'])
+# (recorded by a 3.15 that has pytest: python tests/support/harness.py VENV3.15/bin/python mode_all_pytest_test_modules)
+case(
+    'mode_all_pytest_test_modules',
+    files={
+        'run_tests.py': (
+            'import sys\n'
+            "OWN = ('_pytest', 'pytest', 'pluggy', 'iniconfig', 'packaging', 'lazy_codec', 'py', 'exceptiongroup',\n"
+            "       'tomli', 'colorama', 'pygments')\n"
+            '# pytest itself runs eager (pytest 9.2 fails on 3.15 in mode all: an import cycle)\n'
+            'sys.set_lazy_imports_filter(lambda importer, name, fromlist: not importer.startswith(OWN) and\n'
+            '                            not name.startswith(OWN))\n'
+            'import pytest\n'
+            "class Outcomes:  # (pytest's own report has timings)\n"
+            '    def pytest_runtest_logreport(self, report):\n'
+            "        if report.when == 'call':\n"
+            '            print(report.nodeid, report.outcome)\n'
+            "code = pytest.main(['-s', '-p', 'no:cacheprovider', '-p', 'no:terminal', 'test_x.py'],\n"
+            '                   plugins=[Outcomes()])\n'
+            "print('exit', int(code))\n"
+        ),
+        'conftest.py': "import sys\nimport colorsys\nprint('conftest', 'colorsys' in sys.modules)\n",
+        'test_x.py': (
+            'import sys\nimport json\nimport fractions\nimport probe\n'
+            "print('test_x', 'fractions' in sys.modules, probe.kind(globals(), 'json'))\n"
+            "def test_lazy():\n    assert json.dumps(1) == '1'\n"
+            'def test_fail():\n    x = 1\n    assert x == 2\n'
+        ),
+    },
+    argv=[*_MODE_ALL, 'run_tests.py'],
+)
 
 
 # -- what 3.15's standard library leaves unresolved on purpose ----------------------
 # (3.9-3.14's traceback and rlcompleter resolve: documented in the README)
-case('sweep_completion_and_suggestions', '''\
+case(
+    'sweep_completion_and_suggestions',
+    """\
 import rlcompleter, traceback, sys, probe
 import lib
 c = rlcompleter.Completer({'lib': lib})
@@ -322,9 +405,13 @@ try:
 except AttributeError as exc:
     print(traceback.format_exception_only(type(exc), exc)[-1].strip())
 print(probe.loaded())
-''', files=_with_lib())
+""",
+    files=_with_lib(),
+)
 
-case('sweep_multiprocessing_spawn', '''\
+case(
+    'sweep_multiprocessing_spawn',
+    """\
 import multiprocessing, sys
 import lib
 def work(x):
@@ -334,11 +421,15 @@ if __name__ == '__main__':
     with ctx.Pool(1) as pool:
         print(pool.map(work, [1]))
         print(pool.apply(lib.Fraction, (1, 3)))
-''', files=_with_lib())
+""",
+    files=_with_lib(),
+)
 
 
 # the same families in mode "all": a module whose plain imports are lazy
-case('reach_in_mode_all', '''\
+case(
+    'reach_in_mode_all',
+    """\
 import functools, pickle, pkgutil, sys, probe
 from unittest import mock
 import plainlib
@@ -349,14 +440,21 @@ print(pickle.loads(pickle.dumps(plainlib.on_key))())
 with mock.patch('plainlib.dumps', lambda o: 'patched'):
     print(plainlib.dumps(1))
 print(plainlib.dumps([1]), probe.loaded())
-''', files={'plainlib.py': (
-    "import heavy\nimport json\nfrom json import dumps\nfrom fractions import Fraction\n"
-    "from heavy import f as on_click, f as on_key\nfrom other import Y\n"
-)}, argv=[*_MODE_ALL, 'main.py'])
+""",
+    files={
+        'plainlib.py': (
+            'import heavy\nimport json\nfrom json import dumps\nfrom fractions import Fraction\n'
+            'from heavy import f as on_click, f as on_key\nfrom other import Y\n'
+        )
+    },
+    argv=[*_MODE_ALL, 'main.py'],
+)
 
 # the module's only lazy name, used inside the patch: its dict would be
 # rebuilt plain once no lazy name is left, which must not lose the escaped key
-case('mock_patch_only_lazy_name_used_during_patch', '''\
+case(
+    'mock_patch_only_lazy_name_used_during_patch',
+    """\
 import time
 from unittest import mock
 import onelazy
@@ -365,23 +463,33 @@ with mock.patch('onelazy.dumps', lambda o: 'patched'):
     time.sleep(0.1)  # (the runtime's rebuilder runs within milliseconds)
 time.sleep(0.1)
 print(type(vars(onelazy)['dumps']).__name__, onelazy.dumps([1]))
-''', files={'onelazy.py': '{COOKIE}\nlazy from json import dumps\n'})
+""",
+    files={'onelazy.py': '{COOKIE}\nlazy from json import dumps\n'},
+)
 
 # what stays out by default: the plain imports of a main script without the
 # cookie are eager (LAZY_CODEC_MAIN_SCRIPT=1 reaches them, at a cost the
 # README gives; a main script with the cookie is decoded, and rewritten then)
-case('mode_all_main_script_by_default', files={
-    'main.py': "import heavy\nprint(type(globals()['heavy']).__name__)\n",
-}, argv=[*_MODE_ALL, 'main.py'])
+case(
+    'mode_all_main_script_by_default',
+    files={
+        'main.py': "import heavy\nprint(type(globals()['heavy']).__name__)\n",
+    },
+    argv=[*_MODE_ALL, 'main.py'],
+)
 
 # an error a module raises while mode "all" imports it: the traceback shows
 # the importer and the module, without importlib's frames (pip's truststore
 # in mode all: `del _api` of a submodule a lazy import never bound)
-case('mode_all_error_in_imported_module', '''\
+case(
+    'mode_all_error_in_imported_module',
+    """\
 import os, traceback
 try:
     import failing
 except NameError as exc:
     print(exc, [os.path.basename(f.filename) for f in traceback.extract_tb(exc.__traceback__)])
-''', files={'failing.py': 'from json import decoder\ndel decoder, undefined_name\n'},
-   argv=[*_MODE_ALL, 'main.py'])
+""",
+    files={'failing.py': 'from json import decoder\ndel decoder, undefined_name\n'},
+    argv=[*_MODE_ALL, 'main.py'],
+)

@@ -6,8 +6,18 @@ cases_faults.py, cases_realcode.py: `CASES = CaseTable()`, then
 class CaseTable(dict):
     """case name -> case, in the shape harness.run_case runs"""
 
-    def add(self, name, main=None, files=None, argv=None, mode='out', env=None, oracle='native',
-            min_version=(3, 9), before_min=None):
+    def add(
+        self,
+        name,
+        main=None,
+        files=None,
+        argv=None,
+        mode='out',
+        env=None,
+        oracle='native',
+        min_version=(3, 9),
+        before_min=None,
+    ):
         """main: main.py's text after the cookie line; files: the case's other
         files (harness.COMMON's helper modules are always there).
         mode: 'out' (stdout and stderr compared) or 'tail' (stdout and the
@@ -21,6 +31,12 @@ class CaseTable(dict):
         files = dict(files or {})
         if main is not None:
             files['main.py'] = '{COOKIE}\n' + main
-        self[name] = {'files': files, 'argv': argv or ['main.py'], 'mode': mode, 'env': env or {},
-                      'oracle': oracle, 'min_version': min_version,
-                      'before_min': before_min or f'needs Python {min_version} syntax'}
+        self[name] = {
+            'files': files,
+            'argv': argv or ['main.py'],
+            'mode': mode,
+            'env': env or {},
+            'oracle': oracle,
+            'min_version': min_version,
+            'before_min': before_min or f'needs Python {min_version} syntax',
+        }

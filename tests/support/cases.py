@@ -1,10 +1,11 @@
 """The differential cases: each is run by native 3.15 (recorded once into
-tests/expected/, `python tests/harness.py PYTHON3.15`) and by the backport on
+tests/expected/, `python tests/support/harness.py PYTHON3.15`) and by the backport on
 every version, and the outputs must be equal.  Helper modules (heavy, other,
 pkg, broken, probe, ...) are in harness.COMMON; the format is case_table's.
 More cases live beside this file, one topic each: cases_faults.py
 (reliability: failures, threads, reload, ...) and cases_realcode.py (reduced
 from real packages)."""
+
 from case_table import CaseTable
 
 CASES = CaseTable()
@@ -12,7 +13,9 @@ case = CASES.add
 
 
 # -- nothing happens at the statement; forms of the statement -------------------
-case('statement_imports_nothing', '''\
+case(
+    'statement_imports_nothing',
+    """\
 import probe
 lazy import heavy
 lazy import pkg.sub
@@ -22,9 +25,12 @@ lazy from pkg import sub2
 print(probe.loaded(), probe.lazy_mods())
 print(probe.kind(globals(), 'heavy'), repr(globals()['heavy']), repr(globals()['pkg']))
 print(repr(globals()['leaf']), repr(globals()['Y']), repr(globals()['sub2']))
-''')
+""",
+)
 
-case('forms', '''\
+case(
+    'forms',
+    """\
 import probe
 lazy import heavy, other as o
 lazy import pkg.sub as s, pkg.sub2
@@ -40,18 +46,24 @@ print(probe.loaded())
 print(o.Y, s.Z, pkg.sub2.W, leaf.L, leaf2 is leaf, hf(), X, Y, heavy.X)
 print(probe.loaded())
 print(json.dumps([1]), colorsys.__name__)
-''')
+""",
+)
 
-case('forms_trailing_paren', '''\
+case(
+    'forms_trailing_paren',
+    """\
 lazy from heavy import (X,)
 lazy from heavy import (
     f,
     Err
 )
 print(X, f(), Err.__name__)
-''')
+""",
+)
 
-case('blocks', '''\
+case(
+    'blocks',
+    """\
 import probe, sys
 if len(sys.argv) > 5:
     lazy import heavy
@@ -69,9 +81,12 @@ with open(__file__) as fh:
 print(probe.loaded(), sorted(n for n in ('heavy', 'other', 'pkg', 'sub2', 'colorsys') if n in globals()))
 print(other.Y, pkg.sub.Z, sub2.W)
 print(probe.loaded())
-''')
+""",
+)
 
-case('blocks_match', '''\
+case(
+    'blocks_match',
+    """\
 import probe, sys
 match sys.argv:
     case [_, *rest]:
@@ -82,32 +97,45 @@ match 1:
     case 1: lazy from pkg import sub
 print(probe.loaded(), sorted(n for n in ('heavy', 'other', 'sub') if n in globals()))
 print(other.Y, sub.Z, probe.loaded())
-''', min_version=(3, 10))
+""",
+    min_version=(3, 10),
+)
 
-case('relative', files={
-    'app/__init__.py': '',
-    'app/a.py': '{COOKIE}\nlazy from . import b\nlazy from .b import B\nimport sys\nprint(repr(globals()["b"]), repr(globals()["B"]))\nprint(b.B, B, "app.b" in sys.modules)\n',
-    'app/b.py': "print('import app.b')\nB = 'b'\n",
-    'main.py': '{COOKIE}\nimport app.a\n',
-})
+case(
+    'relative',
+    files={
+        'app/__init__.py': '',
+        'app/a.py': '{COOKIE}\nlazy from . import b\nlazy from .b import B\nimport sys\nprint(repr(globals()["b"]), repr(globals()["B"]))\nprint(b.B, B, "app.b" in sys.modules)\n',
+        'app/b.py': "print('import app.b')\nB = 'b'\n",
+        'main.py': '{COOKIE}\nimport app.a\n',
+    },
+)
 
-case('relative_parent', files={
-    'app/__init__.py': '',
-    'app/inner/__init__.py': '',
-    'app/inner/m.py': '{COOKIE}\nlazy from ..c import C\nprint(repr(globals()["C"]))\nprint(C)\n',
-    'app/c.py': "print('import app.c')\nC = 'c'\n",
-    'main.py': '{COOKIE}\nimport app.inner.m\n',
-})
+case(
+    'relative_parent',
+    files={
+        'app/__init__.py': '',
+        'app/inner/__init__.py': '',
+        'app/inner/m.py': '{COOKIE}\nlazy from ..c import C\nprint(repr(globals()["C"]))\nprint(C)\n',
+        'app/c.py': "print('import app.c')\nC = 'c'\n",
+        'main.py': '{COOKIE}\nimport app.inner.m\n',
+    },
+)
 
-case('relative_errors_at_statement', files={
-    'app/__init__.py': '',
-    'app/m.py': '{COOKIE}\nlazy from ... import nothing\n',
-    'noparent.py': '{COOKIE}\nlazy from . import x\n',
-    'main.py': '{COOKIE}\nimport probe\nfor name in ("app.m", "noparent"):\n    try:\n        __import__(name)\n    except ImportError as e:\n        probe.describe(e)\n',
-})
+case(
+    'relative_errors_at_statement',
+    files={
+        'app/__init__.py': '',
+        'app/m.py': '{COOKIE}\nlazy from ... import nothing\n',
+        'noparent.py': '{COOKIE}\nlazy from . import x\n',
+        'main.py': '{COOKIE}\nimport probe\nfor name in ("app.m", "noparent"):\n    try:\n        __import__(name)\n    except ImportError as e:\n        probe.describe(e)\n',
+    },
+)
 
 # -- every kind of first use reifies, and rebinds the global -------------------
-case('uses', '''\
+case(
+    'uses',
+    """\
 import probe
 lazy import heavy
 lazy from heavy import Err, Base, deco, X
@@ -136,9 +164,12 @@ def reads():
     global heavy
     return heavy.X
 print('global', reads(), probe.kind(globals(), 'heavy'))
-''')
+""",
+)
 
-case('use_in_nested_function', '''\
+case(
+    'use_in_nested_function',
+    """\
 import probe
 lazy import heavy
 def outer():
@@ -148,9 +179,12 @@ def outer():
 fn = outer()
 print(probe.loaded())
 print(fn(), probe.loaded(), probe.kind(globals(), 'heavy'))
-''')
+""",
+)
 
-case('annotations_at_runtime', '''\
+case(
+    'annotations_at_runtime',
+    """\
 import probe
 lazy from heavy import Base
 lazy from other import Y
@@ -161,9 +195,12 @@ print(probe.loaded(), ann)
 class C:
     y: Y
 print(C.__annotations__)
-''')
+""",
+)
 
-case('store_del_peek_do_not_import', '''\
+case(
+    'store_del_peek_do_not_import',
+    """\
 import probe, sys
 lazy import heavy
 lazy import other
@@ -183,9 +220,12 @@ d = dict(globals()); print(type(d['json']).__name__)
 print(type(sys.modules[__name__].__dict__['json']).__name__, probe.loaded())
 globals()['json'] = 'set by subscript'
 print(json, probe.loaded())
-''')
+""",
+)
 
-case('identity_and_rebinding', '''\
+case(
+    'identity_and_rebinding',
+    """\
 import probe, sys
 lazy import heavy
 lazy from heavy import Base, f
@@ -196,9 +236,12 @@ print(Base is eager.Base, isinstance(eager.Base(), Base), f is eager.f)
 import pickle
 print(pickle.loads(pickle.dumps(Base)) is Base, pickle.loads(pickle.dumps(f)) is f)
 print(type(globals()['Base']).__name__, type(globals()['f']).__name__)
-''')
+""",
+)
 
-case('from_imported_module_binds_at_once', '''\
+case(
+    'from_imported_module_binds_at_once',
+    """\
 import probe
 import other
 lazy from other import Y
@@ -207,9 +250,12 @@ lazy from os import no_such_name
 lazy import other as o2
 print(probe.kind(globals(), 'Y'), probe.kind(globals(), 'path'), probe.kind(globals(), 'no_such_name'), probe.kind(globals(), 'o2'))
 print(probe.lazy_mods())
-''')
+""",
+)
 
-case('dotted_submodules', '''\
+case(
+    'dotted_submodules',
+    """\
 import probe, sys
 lazy import pkg.sub
 lazy import pkg.sub2
@@ -219,17 +265,23 @@ p = pkg
 print(probe.loaded(), probe.lazy_mods())
 print(p.sub2.W, probe.loaded())
 print(p.deep.leaf.L, p.sub.Z, probe.loaded(), probe.lazy_mods())
-''')
+""",
+)
 
-case('from_pkg_import_submodule', '''\
+case(
+    'from_pkg_import_submodule',
+    """\
 import probe
 lazy from pkg import sub, sub2 as s2
 print(probe.loaded())
 print(sub.Z, probe.loaded())
 print(s2.W, probe.loaded(), probe.lazy_mods())
-''')
+""",
+)
 
-case('unused_never_imported', '''\
+case(
+    'unused_never_imported',
+    """\
 import probe
 lazy import heavy
 lazy import other
@@ -237,19 +289,28 @@ def never():
     return heavy.X
 print(other.Y)
 print(probe.loaded(), probe.lazy_mods())
-''')
+""",
+)
 
-case('dir_and_namespace', '''\
+case(
+    'dir_and_namespace',
+    """\
 import probe
 lazy import heavy
 lazy from other import Y
 print(sorted(n for n in dir() if not n.startswith('__') or 'lazy' in n))
 import main_helper
-''', files={'main_helper.py': "{COOKIE}\nlazy import heavy\nx = 1\nimport sys\nprint(sorted(n for n in dir(sys.modules[__name__]) if not n.startswith('__') or 'lazy' in n))\n"})
+""",
+    files={
+        'main_helper.py': "{COOKIE}\nlazy import heavy\nx = 1\nimport sys\nprint(sorted(n for n in dir(sys.modules[__name__]) if not n.startswith('__') or 'lazy' in n))\n"
+    },
+)
 
-case('other_module_access', files={
-    'lib.py': '{COOKIE}\nlazy import heavy\nlazy from other import Y\nlazy from pkg import sub\nlazy import json\n',
-    'main.py': '''{COOKIE}
+case(
+    'other_module_access',
+    files={
+        'lib.py': '{COOKIE}\nlazy import heavy\nlazy from other import Y\nlazy from pkg import sub\nlazy import json\n',
+        'main.py': """{COOKIE}
 import probe, lib
 print(probe.loaded())
 print(lib.heavy.X, probe.loaded())
@@ -257,15 +318,21 @@ print(getattr(lib, 'Y'), hasattr(lib, 'sub'), probe.loaded())
 from lib import sub as s
 print(s.Z, probe.kind(vars(lib), 'sub'))
 print(type(vars(lib)['json']).__name__, type(lib.__dict__['json']).__name__, probe.loaded())
-''',
-})
+""",
+    },
+)
 
-case('star_import_from_lazy_module', files={
-    'lib.py': "{COOKIE}\nlazy import heavy\nlazy from other import Y\n__all__ = ['heavy', 'Y']\n",
-    'main.py': '{COOKIE}\nimport probe\nfrom lib import *\nprint(probe.loaded(), type(heavy).__name__, Y)\n',
-})
+case(
+    'star_import_from_lazy_module',
+    files={
+        'lib.py': "{COOKIE}\nlazy import heavy\nlazy from other import Y\n__all__ = ['heavy', 'Y']\n",
+        'main.py': '{COOKIE}\nimport probe\nfrom lib import *\nprint(probe.loaded(), type(heavy).__name__, Y)\n',
+    },
+)
 
-case('lazy_object_api', '''\
+case(
+    'lazy_object_api',
+    """\
 import probe
 lazy import heavy
 lazy from other import Y
@@ -283,23 +350,32 @@ except TypeError as e:
 r = globals()['Y'].resolve()
 print('resolve:', r, probe.kind(globals(), 'Y'), probe.loaded())
 print(globals()['heavy'].resolve() is globals()['heavy'].resolve(), probe.kind(globals(), 'heavy'))
-''')
+""",
+)
 
-case('reexport_and_reimport', files={
-    'lib.py': '{COOKIE}\nlazy from heavy import f\n',
-    'main.py': '{COOKIE}\nlazy from lib import f\nimport probe\nprint(probe.loaded(), probe.kind(globals(), "f"))\nprint(f())\n',
-})
+case(
+    'reexport_and_reimport',
+    files={
+        'lib.py': '{COOKIE}\nlazy from heavy import f\n',
+        'main.py': '{COOKIE}\nlazy from lib import f\nimport probe\nprint(probe.loaded(), probe.kind(globals(), "f"))\nprint(f())\n',
+    },
+)
 
-case('rebind_over_eager', '''\
+case(
+    'rebind_over_eager',
+    """\
 import probe
 import other
 lazy import other
 print(probe.kind(globals(), 'other'))
 print(other.Y, probe.kind(globals(), 'other'))
-''')
+""",
+)
 
 # -- errors at first use -------------------------------------------------------
-case('missing_module', '''\
+case(
+    'missing_module',
+    """\
 import probe, sys
 lazy import nosuch_module_x
 lazy from heavy import not_there
@@ -311,9 +387,12 @@ for name in ('nosuch_module_x', 'not_there', 'thing'):
         print(name)
         probe.describe(e)
 print(probe.kind(globals(), 'nosuch_module_x'), probe.lazy_mods())
-''')
+""",
+)
 
-case('failing_module_retried', '''\
+case(
+    'failing_module_retried',
+    """\
 import probe, sys
 lazy import broken
 def use():
@@ -325,18 +404,24 @@ for attempt in range(2):
         print('attempt', attempt)
         probe.describe(e)
         print('  in sys.modules:', 'broken' in sys.modules, probe.kind(globals(), 'broken'))
-''')
+""",
+)
 
-case('getattr_hook_raises', '''\
+case(
+    'getattr_hook_raises',
+    """\
 import probe
 lazy from noattr import missing
 try:
     missing
 except ImportError as e:
     probe.describe(e)
-''')
+""",
+)
 
-case('error_in_except_handler', '''\
+case(
+    'error_in_except_handler',
+    """\
 import probe
 lazy import nosuch_mod_z
 try:
@@ -346,13 +431,18 @@ except KeyError:
         nosuch_mod_z
     except ImportError as e:
         probe.describe(e)
-''')
+""",
+)
 
-case('uncaught_error_script', '''\
+case(
+    'uncaught_error_script',
+    """\
 lazy import broken
 print('before')
 broken
-''', mode='tail')
+""",
+    mode='tail',
+)
 
 # -- SyntaxErrors, imported and run directly ------------------------------------
 _BAD = {
@@ -405,24 +495,35 @@ for _name in ('in_function', 'in_try', 'star', 'future', 'trailing_comma'):
     case(f'syntax_error_script_{_name}', 'print("ran!")\n' + _BAD[_name], mode='tail')
 case('syntax_error_script_own', 'print("ran!")\n' + _BAD_OWN['other_error_after'], mode='tail')
 CASES['syntax_error_script_own']['oracle'] = 'eager'
-case('syntax_error_script_after_shebang', files={
-    'main.py': '#!/usr/bin/env python\n{COOKIE}\nprint("ran!")\ndef f():\n    lazy import os\n',
-}, mode='tail')
+case(
+    'syntax_error_script_after_shebang',
+    files={
+        'main.py': '#!/usr/bin/env python\n{COOKIE}\nprint("ran!")\ndef f():\n    lazy import os\n',
+    },
+    mode='tail',
+)
 
-case('not_utf8_imported', oracle='eager', main='''\
+case(
+    'not_utf8_imported',
+    oracle='eager',
+    main="""\
 import probe
 for m in ('bad_utf8_a', 'bad_utf8_b'):
     try:
         __import__(m)
     except SyntaxError as e:
         probe.syntax(e)
-''', files={
-    'bad_utf8_a.py': b'{COOKIE}\nx = 1\ny = "\xff"\n',
-    'bad_utf8_b.py': b'{COOKIE}\nlazy import os\nz = 2\nw = b"\xc3\x28"\n',
-})
+""",
+    files={
+        'bad_utf8_a.py': b'{COOKIE}\nx = 1\ny = "\xff"\n',
+        'bad_utf8_b.py': b'{COOKIE}\nlazy import os\nz = 2\nw = b"\xc3\x28"\n',
+    },
+)
 
 # -- lazy is an identifier elsewhere; text is never touched ------------------------
-case('identifier_and_text', '''\
+case(
+    'identifier_and_text',
+    '''\
 lazy = 1
 print(lazy)
 class Box:
@@ -443,28 +544,43 @@ name = 'x'
 u = f"{name} lazy import heavy {'lazy from x import y'}"
 print(s.strip(), t, u)
 import probe; print(probe.loaded())
-''')
+''',
+)
 
 # -- every way source reaches the interpreter -------------------------------------
-case('run_module_package', argv=['-m', 'app'], files={
-    'app/__init__.py': '{COOKIE}\nlazy import heavy\nprint("app init", type(globals()["heavy"]).__name__)\n',
-    'app/__main__.py': '{COOKIE}\nlazy import other\nimport probe\nprint("app main", probe.loaded())\nprint(other.Y, probe.loaded())\n',
-})
-case('run_module_submodule', argv=['-m', 'app.tool', 'arg'], files={
-    'app/__init__.py': '',
-    'app/tool.py': '{COOKIE}\nlazy import other\nimport probe, sys\nprint(__name__, sys.argv[1:], probe.loaded())\nprint(other.Y)\n',
-})
-case('runpy_and_importlib', '''\
+case(
+    'run_module_package',
+    argv=['-m', 'app'],
+    files={
+        'app/__init__.py': '{COOKIE}\nlazy import heavy\nprint("app init", type(globals()["heavy"]).__name__)\n',
+        'app/__main__.py': '{COOKIE}\nlazy import other\nimport probe\nprint("app main", probe.loaded())\nprint(other.Y, probe.loaded())\n',
+    },
+)
+case(
+    'run_module_submodule',
+    argv=['-m', 'app.tool', 'arg'],
+    files={
+        'app/__init__.py': '',
+        'app/tool.py': '{COOKIE}\nlazy import other\nimport probe, sys\nprint(__name__, sys.argv[1:], probe.loaded())\nprint(other.Y)\n',
+    },
+)
+case(
+    'runpy_and_importlib',
+    """\
 import runpy, importlib, probe
 ns = runpy.run_path('script2.py')
 print('run_path', ns['result'])
 m = importlib.import_module('mod2')
 print('import_module', m.value(), probe.loaded())
-''', files={
-    'script2.py': '{COOKIE}\nlazy import other\nresult = other.Y\n',
-    'mod2.py': '{COOKIE}\nlazy from heavy import X\ndef value():\n    return X\n',
-})
-case('compile_exec_bytes', '''\
+""",
+    files={
+        'script2.py': '{COOKIE}\nlazy import other\nresult = other.Y\n',
+        'mod2.py': '{COOKIE}\nlazy from heavy import X\ndef value():\n    return X\n',
+    },
+)
+case(
+    'compile_exec_bytes',
+    """\
 import probe
 src = open('snippet.py', 'rb').read()
 code = compile(src, 'snippet.py', 'exec')
@@ -472,13 +588,16 @@ ns = {'__name__': 'snippet'}
 exec(code, ns)
 print(probe.loaded(), type(ns['heavy']).__name__)
 exec(b'# -*- coding: lazy -*-\\nlazy import other\\nprint(other.Y)\\n' if LAZY else b'# -*- coding: utf-8 -*-\\nlazy import other\\nprint(other.Y)\\n', {'__name__': 'x'})
-''', files={'snippet.py': '{COOKIE}\nlazy import heavy\n'})
-# the case needs to know its own cookie for the bytes literal
-CASES['compile_exec_bytes']['files']['main.py'] = (
-    CASES['compile_exec_bytes']['files']['main.py'].replace(
-        '{COOKIE}\n', '{COOKIE}\nLAZY = "lazy" in open(__file__, encoding="latin-1").readline()\n', 1)
+""",
+    files={'snippet.py': '{COOKIE}\nlazy import heavy\n'},
 )
-case('py_compile_and_reuse', '''\
+# the case needs to know its own cookie for the bytes literal
+CASES['compile_exec_bytes']['files']['main.py'] = CASES['compile_exec_bytes']['files']['main.py'].replace(
+    '{COOKIE}\n', '{COOKIE}\nLAZY = "lazy" in open(__file__, encoding="latin-1").readline()\n', 1
+)
+case(
+    'py_compile_and_reuse',
+    """\
 import compileall, importlib.util, os, sys, probe
 ok = compileall.compile_dir('lib', quiet=1)
 pyc = importlib.util.cache_from_source(os.path.join('lib', 'cmod.py'))
@@ -486,36 +605,58 @@ print('compiled', bool(ok), os.path.exists(pyc))
 sys.path.insert(0, 'lib')
 import cmod
 print(probe.loaded(), cmod.get())
-''', files={'lib/cmod.py': '{COOKIE}\nlazy import heavy\ndef get():\n    return heavy.X\n'})
-case('zipimport', '''\
+""",
+    files={'lib/cmod.py': '{COOKIE}\nlazy import heavy\ndef get():\n    return heavy.X\n'},
+)
+case(
+    'zipimport',
+    """\
 import sys, zipfile, probe
 with zipfile.ZipFile('bundle.zip', 'w') as z:
     z.write('zmod_src.py', 'zmod.py')
 sys.path.insert(0, 'bundle.zip')
 import zmod
 print(probe.loaded(), zmod.get(), probe.loaded())
-''', files={'zmod_src.py': '{COOKIE}\nlazy import heavy\ndef get():\n    return heavy.X\n'})
-case('cookie_variants', '''\
+""",
+    files={'zmod_src.py': '{COOKIE}\nlazy import heavy\ndef get():\n    return heavy.X\n'},
+)
+case(
+    'cookie_variants',
+    """\
 import probe
 import cv_shebang, cv_plain, cv_upper
 print(probe.loaded(), cv_shebang.get(), cv_plain.get(), cv_upper.get())
-''', files={
-    'cv_shebang.py': '#!/usr/bin/env python3\n{COOKIE}\nlazy import heavy\ndef get():\n    return heavy.X\n',
-    'cv_plain.py': '{COOKIE}\nlazy import other\ndef get():\n    return other.Y\n',
-    'cv_upper.py': '{COOKIE}\nlazy from pkg import sub\ndef get():\n    return sub.Z\n',
-})
+""",
+    files={
+        'cv_shebang.py': '#!/usr/bin/env python3\n{COOKIE}\nlazy import heavy\ndef get():\n    return heavy.X\n',
+        'cv_plain.py': '{COOKIE}\nlazy import other\ndef get():\n    return other.Y\n',
+        'cv_upper.py': '{COOKIE}\nlazy from pkg import sub\ndef get():\n    return sub.Z\n',
+    },
+)
 # the cookie spelled without -*- and in upper case (the lazy run; 3.15 records utf-8)
-CASES['cookie_variants']['files']['cv_plain.py'] = '{PLAINCOOKIE}\nlazy import other\ndef get():\n    return other.Y\n'
-CASES['cookie_variants']['files']['cv_upper.py'] = '{UPPERCOOKIE}\nlazy from pkg import sub\ndef get():\n    return sub.Z\n'
-case('script_with_shebang', files={
-    'main.py': '#!/usr/bin/env python3\n{COOKIE}\nlazy import heavy\nimport probe\nprint(probe.loaded())\nprint(heavy.X, probe.loaded())\n',
-})
-case('crlf_and_no_final_newline', files={
-    'main.py': '{COOKIE}\r\nimport probe\r\nlazy from heavy import (\r\n    X,\r\n)\r\nprint(probe.loaded())\r\nprint(X, probe.loaded())',
-})
+CASES['cookie_variants']['files']['cv_plain.py'] = (
+    '{PLAINCOOKIE}\nlazy import other\ndef get():\n    return other.Y\n'
+)
+CASES['cookie_variants']['files']['cv_upper.py'] = (
+    '{UPPERCOOKIE}\nlazy from pkg import sub\ndef get():\n    return sub.Z\n'
+)
+case(
+    'script_with_shebang',
+    files={
+        'main.py': '#!/usr/bin/env python3\n{COOKIE}\nlazy import heavy\nimport probe\nprint(probe.loaded())\nprint(heavy.X, probe.loaded())\n',
+    },
+)
+case(
+    'crlf_and_no_final_newline',
+    files={
+        'main.py': '{COOKIE}\r\nimport probe\r\nlazy from heavy import (\r\n    X,\r\n)\r\nprint(probe.loaded())\r\nprint(X, probe.loaded())',
+    },
+)
 
 # -- the user's own source: tracebacks, inspect, linecache, warnings, pdb ----------
-case('source_everywhere', '''\
+case(
+    'source_everywhere',
+    """\
 import inspect, linecache, probe, warnings, sys, traceback
 lazy import heavy
 lazy from other import (
@@ -536,19 +677,25 @@ try:
     heavy.nope
 except AttributeError:
     print(traceback.format_exc().splitlines()[-2].strip())
-''')
-case('pdb_list', '''\
+""",
+)
+case(
+    'pdb_list',
+    """\
 lazy import heavy
 def target():
     x = heavy.X
     return x
 import pdb
 pdb.Pdb(nosigint=True, readrc=False).runcall(target)
-''')
+""",
+)
 CASES['pdb_list']['stdin'] = 'list 2, 5\ncontinue\n'
 
 # -- threads -------------------------------------------------------------------------
-case('threads_first_use', '''\
+case(
+    'threads_first_use',
+    """\
 import threading, sys
 lazy import slowmod
 lazy from slowmod import VALUE
@@ -562,10 +709,16 @@ for t in threads: t.start()
 for t in threads: t.join()
 mods = {id(m) for m, _ in results}
 print(len(results), len(mods), {v for _, v in results}, slowmod.COUNT, type(globals()['slowmod']).__name__)
-''', files={'slowmod.py': "import time\nimport builtins\nbuiltins.__dict__.setdefault('_slow_count', 0)\nbuiltins._slow_count += 1\nCOUNT = builtins._slow_count\ntime.sleep(0.2)\nVALUE = 'v'\n"})
+""",
+    files={
+        'slowmod.py': "import time\nimport builtins\nbuiltins.__dict__.setdefault('_slow_count', 0)\nbuiltins._slow_count += 1\nCOUNT = builtins._slow_count\ntime.sleep(0.2)\nVALUE = 'v'\n"
+    },
+)
 
 # -- 3.15's controls: the API, the filter, __lazy_modules__ ------------------------
-case('api_functions', '''\
+case(
+    'api_functions',
+    """\
 lazy import heavy
 import sys, types, builtins
 print(sys.get_lazy_imports(), sys.get_lazy_imports_filter())
@@ -591,10 +744,13 @@ sys.set_lazy_imports_filter(f); print(sys.get_lazy_imports_filter() is f)
 sys.set_lazy_imports_filter(None); print(sys.get_lazy_imports_filter())
 print(types.LazyImportType is type(globals()['heavy']), type(sys.lazy_modules).__name__)
 print(callable(builtins.__lazy_import__))
-''')
+""",
+)
 
 # __lazy_import__'s own argument checks (3.15's messages)
-case('dunder_lazy_import_arguments', '''\
+case(
+    'dunder_lazy_import_arguments',
+    """\
 lazy import heavy
 heavy  # the runtime is loaded by now
 for args, kwargs in (((b'',), {}), ((123,), {}), ((None,), {}), (('sys',), {'level': -1}),
@@ -605,12 +761,15 @@ for args, kwargs in (((b'',), {}), ((123,), {}), ((None,), {}), (('sys',), {'lev
     except (TypeError, ValueError) as e:
         print(type(e).__name__, e)
 print(type(__lazy_import__('colorsys')).__name__)
-''')
+""",
+)
 
-case('filter_calls', files={
-    'fpkg/__init__.py': '',
-    'fpkg/sib.py': "print('import fpkg.sib')\nS = 1\n",
-    'fpkg/m.py': '''{COOKIE}
+case(
+    'filter_calls',
+    files={
+        'fpkg/__init__.py': '',
+        'fpkg/sib.py': "print('import fpkg.sib')\nS = 1\n",
+        'fpkg/m.py': """{COOKIE}
 import sys
 lazy import heavy as _first
 calls = []
@@ -638,15 +797,18 @@ for result in (0, '', [], 1, 'yes', [0]):
 def boom(*a):
     raise KeyError('from the filter')
 sys.set_lazy_imports_filter(boom)
-''',
-    'main.py': '{COOKIE}\nimport fpkg.m\nimport sys\ntry:\n    import filter_raises\nexcept KeyError as e:\n    print("raised", e)\nsys.set_lazy_imports_filter(None)\n',
-    'filter_raises.py': '{COOKIE}\nlazy import heavy\nprint("not reached")\n',
-})
+""",
+        'main.py': '{COOKIE}\nimport fpkg.m\nimport sys\ntry:\n    import filter_raises\nexcept KeyError as e:\n    print("raised", e)\nsys.set_lazy_imports_filter(None)\n',
+        'filter_raises.py': '{COOKIE}\nlazy import heavy\nprint("not reached")\n',
+    },
+)
 
-case('lazy_modules_container', files={
-    'as_list.py': "{COOKIE}\n__lazy_modules__ = ['heavy', 'pkg.sub']\nimport heavy\nimport pkg.sub\nimport other\nfrom pkg import sub2\nimport probe\nprint('list', probe.kind(globals(), 'heavy'), probe.kind(globals(), 'pkg'), probe.kind(globals(), 'other'), probe.kind(globals(), 'sub2'))\n",
-    'as_set.py': "{COOKIE}\n__lazy_modules__ = {'colorsys', 'pkg'}\nimport colorsys\nfrom pkg import deep\nimport probe\nprint('set', probe.kind(globals(), 'colorsys'), probe.kind(globals(), 'deep'))\nprint(deep.leaf if False else 'deep', probe.loaded())\n",
-    'as_custom.py': '''{COOKIE}
+case(
+    'lazy_modules_container',
+    files={
+        'as_list.py': "{COOKIE}\n__lazy_modules__ = ['heavy', 'pkg.sub']\nimport heavy\nimport pkg.sub\nimport other\nfrom pkg import sub2\nimport probe\nprint('list', probe.kind(globals(), 'heavy'), probe.kind(globals(), 'pkg'), probe.kind(globals(), 'other'), probe.kind(globals(), 'sub2'))\n",
+        'as_set.py': "{COOKIE}\n__lazy_modules__ = {'colorsys', 'pkg'}\nimport colorsys\nfrom pkg import deep\nimport probe\nprint('set', probe.kind(globals(), 'colorsys'), probe.kind(globals(), 'deep'))\nprint(deep.leaf if False else 'deep', probe.loaded())\n",
+        'as_custom.py': """{COOKIE}
 class Asked:
     def __contains__(self, name):
         print('  asked', name)
@@ -664,13 +826,14 @@ def f():
 if True:
     import probe
 print('custom', type(globals()['json']).__name__, type(globals()['fr']).__name__)
-''',
-    'main.py': '{COOKIE}\nimport as_list, as_set, as_custom\n',
-})
+""",
+        'main.py': '{COOKIE}\nimport as_list, as_set, as_custom\n',
+    },
+)
 
 # -- mode "all", -X lazy_imports, PYTHON_LAZY_IMPORTS -------------------------------
 _ALL_FILES = {
-    'plainmod.py': "import colorsys\nimport other\nfrom pkg import sub\ntry:\n    import heavy\nexcept ImportError:\n    pass\ndef use():\n    return colorsys.__name__, other.Y, sub.Z\n",
+    'plainmod.py': 'import colorsys\nimport other\nfrom pkg import sub\ntry:\n    import heavy\nexcept ImportError:\n    pass\ndef use():\n    return colorsys.__name__, other.Y, sub.Z\n',
     'pkgall/__init__.py': "print('import pkgall')\nfrom . import a\nfrom .b import B\n",
     'pkgall/a.py': "print('import pkgall.a')\nA = 'a'\n",
     'pkgall/b.py': "print('import pkgall.b')\nB = 'b'\n",
@@ -687,11 +850,20 @@ print(pkgall.a.A, pkgall.B)
 }
 case('mode_all_xoption', files=_ALL_FILES, argv=['-X', 'lazy_imports=all', 'main.py'])
 case('mode_all_environ', files=_ALL_FILES, env={'PYTHON_LAZY_IMPORTS': 'all'})
-case('mode_xoption_wins', files=_ALL_FILES, argv=['-X', 'lazy_imports=normal', 'main.py'],
-     env={'PYTHON_LAZY_IMPORTS': 'all'})
+case(
+    'mode_xoption_wins',
+    files=_ALL_FILES,
+    argv=['-X', 'lazy_imports=normal', 'main.py'],
+    env={'PYTHON_LAZY_IMPORTS': 'all'},
+)
 case('mode_bad_xoption', files=_ALL_FILES, argv=['-X', 'lazy_imports=lazy', 'main.py'])
 case('mode_bad_environ', files=_ALL_FILES, env={'PYTHON_LAZY_IMPORTS': 'none'})
-case('mode_set_at_run_time', files=dict(_ALL_FILES, **{'main.py': """{COOKIE}
+case(
+    'mode_set_at_run_time',
+    files=dict(
+        _ALL_FILES,
+        **{
+            'main.py': """{COOKIE}
 import sys, probe
 lazy import heavy
 import plainmod
@@ -702,23 +874,39 @@ print(probe.loaded(), probe.kind(vars(pkgall), 'a'))
 sys.set_lazy_imports('normal')
 import colorsys
 print(probe.kind(globals(), 'colorsys'))
-"""}))
-case('mode_all_cache_apart', files=dict(_ALL_FILES, **{'main.py': """{COOKIE}
+"""
+        },
+    ),
+)
+case(
+    'mode_all_cache_apart',
+    files=dict(
+        _ALL_FILES,
+        **{
+            'main.py': """{COOKIE}
 import subprocess, sys
 lazy import heavy
 code = "import plainmod, sys; print(sys.get_lazy_imports(), type(vars(plainmod)['other']).__name__)"
 for args in (['-X', 'lazy_imports=all'], [], ['-X', 'lazy_imports=all'], []):
     out = subprocess.run([sys.executable, *args, '-c', code], capture_output=True, text=True)
     print(out.stdout.strip(), out.returncode)
-"""}))
+"""
+        },
+    ),
+)
 
-case('lazy_modules_without_cookie', files={
-    'plain_listing.py': "__lazy_modules__ = ['colorsys', 'pkg.sub']\nimport colorsys\nimport pkg.sub\nimport other\n",
-    'main.py': "import plain_listing as m, probe\nprint([probe.kind(vars(m), n) for n in ('colorsys', 'pkg', 'other')], probe.loaded())\nprint(m.pkg.sub.Z, probe.loaded())\n",
-})
+case(
+    'lazy_modules_without_cookie',
+    files={
+        'plain_listing.py': "__lazy_modules__ = ['colorsys', 'pkg.sub']\nimport colorsys\nimport pkg.sub\nimport other\n",
+        'main.py': "import plain_listing as m, probe\nprint([probe.kind(vars(m), n) for n in ('colorsys', 'pkg', 'other')], probe.loaded())\nprint(m.pkg.sub.Z, probe.loaded())\n",
+    },
+)
 
 # -- 3.15's edges: sys.lazy_modules -----------------------------------------------
-case('lazy_modules_blocked_and_initializing', '''\
+case(
+    'lazy_modules_blocked_and_initializing',
+    """\
 import sys, types
 from importlib.machinery import ModuleSpec
 sys.modules['heavy'] = None
@@ -752,13 +940,17 @@ except ValueError as exc:
 import colorsys
 lazy import colorsys as c2
 print('colorsys', 'colorsys' in sys.lazy_modules)
-''', files={
-    'initfails.py': "import backref\nraise ValueError('initialization failed')\n",
-    'backref.py': "{COOKIE}\nlazy import initfails\n",
-})
+""",
+    files={
+        'initfails.py': "import backref\nraise ValueError('initialization failed')\n",
+        'backref.py': '{COOKIE}\nlazy import initfails\n',
+    },
+)
 
 # -- 3.15's edges: builtins.__lazy_import__ ---------------------------------------
-case('dunder_lazy_import_from_start', '''\
+case(
+    'dunder_lazy_import_from_start',
+    """\
 import builtins, sys
 def show(*args, **kwargs):
     try:
@@ -801,9 +993,12 @@ resolved = [lazy.resolve() for lazy in lazies]
 builtins.__import__ = real_import
 print(calls)
 print([module.__name__ for module in resolved], resolved[1].sub2.W)
-''')
+""",
+)
 
-case('lazy_statement_through_replaced_dunder', '''\
+case(
+    'lazy_statement_through_replaced_dunder',
+    """\
 import builtins, sys, types
 seen = []
 default = builtins.__lazy_import__
@@ -838,9 +1033,12 @@ builtins.__lazy_import__ = lambda *args: module
 lazy import fake.dom as dom
 builtins.__lazy_import__ = default
 print(dom is value)
-''')
+""",
+)
 
-case('lazy_object_bound_by_assignment', '''\
+case(
+    'lazy_object_bound_by_assignment',
+    """\
 import probe, sys, types
 basic = __lazy_import__('pkg', fromlist=('sub',))
 print(probe.kind(globals(), 'basic'), probe.loaded())
@@ -870,10 +1068,13 @@ try:
     globals()['leaf'].L
 except AttributeError as exc:
     print('AttributeError:', exc)
-''')
+""",
+)
 
 # -- 3.15's edges: dotted names, error shapes --------------------------------------
-case('dotted_non_package_blocked_deleted', '''\
+case(
+    'dotted_non_package_blocked_deleted',
+    """\
 import probe, sys
 lazy import colorsys.rgb_to_hsv
 for _ in range(2):
@@ -902,9 +1103,12 @@ del pkg.sub2
 print(hasattr(pkg, 'sub2'))
 lazy from pkg import sub2
 print(hasattr(pkg, 'sub2'), pkg.sub2.W)
-''')
+""",
+)
 
-case('chained_errors_cause_or_notes', '''\
+case(
+    'chained_errors_cause_or_notes',
+    """\
 import probe
 lazy import chained_cause
 lazy import chained_context
@@ -929,14 +1133,18 @@ except KeyError:
         broken
     except ZeroDivisionError as exc:
         probe.describe(exc)
-''', files={
-    'chained_cause.py': "cause = ValueError('Cause of failure')\nraise ValueError('always fails') from cause\n",
-    'chained_context.py': "try:\n    raise ValueError('Cause of failure')\nexcept:\n    raise ValueError('always fails')\n",
-    'chained_suppressed.py': "raise ValueError('always fails') from None\n",
-})
+""",
+    files={
+        'chained_cause.py': "cause = ValueError('Cause of failure')\nraise ValueError('always fails') from cause\n",
+        'chained_context.py': "try:\n    raise ValueError('Cause of failure')\nexcept:\n    raise ValueError('always fails')\n",
+        'chained_suppressed.py': "raise ValueError('always fails') from None\n",
+    },
+)
 
 # -- 3.15's edges: types.LazyImportType's surface ----------------------------------
-case('lazy_import_type_surface', '''\
+case(
+    'lazy_import_type_surface',
+    """\
 import types, sys
 lazy import heavy
 L = types.LazyImportType
@@ -964,9 +1172,12 @@ for args in ((), ({}, 'heavy')):
         print('call', exc)
 print(held[0] == held[0], bool(held[0]), 'heavy' in sys.modules)
 print(L.resolve(held[0]).X, bound().X)
-''')
+""",
+)
 
-case('traceback_frames_of_a_failed_first_use', '''\
+case(
+    'traceback_frames_of_a_failed_first_use',
+    """\
 import os, traceback
 lazy import broken
 lazy from heavy import nothing
@@ -987,9 +1198,12 @@ try:
     in_function()
 except ZeroDivisionError as exc:
     print(frames(exc))
-''')
+""",
+)
 
-case('submodule_used_inside_its_own_failing_import', '''\
+case(
+    'submodule_used_inside_its_own_failing_import',
+    """\
 import sys, pkg
 from importlib.machinery import ModuleSpec
 class Loader:
@@ -1013,9 +1227,12 @@ for _ in range(2):
     except RuntimeError as exc:
         print('outer', type(exc).__name__, exc, exc.__cause__)
 print(loader.calls, 'pkg.broken' in sys.modules)
-''')
+""",
+)
 
-case('star_import_of_package_with_lazy_submodules', '''\
+case(
+    'star_import_of_package_with_lazy_submodules',
+    """\
 import sys
 lazy import pkg.nonexistent
 lazy import pkg.sub
@@ -1024,11 +1241,14 @@ print(pkg.__name__)
 from pkg import *
 print('pkg.sub' in sys.modules, 'pkg.nonexistent' in sys.modules)
 print(pkg.sub.Z)
-''')
+""",
+)
 
 # GlobalLazyImportModeTests.test_global_on: the module that switches the mode
 # has its own plain imports after the switch lazy (and the filter asked)
-case('mode_set_at_run_time_own_imports', '''\
+case(
+    'mode_set_at_run_time_own_imports',
+    """\
 import sys, probe
 seen = []
 sys.set_lazy_imports_filter(lambda importer, name, fromlist: seen.append((importer, name, fromlist)) or True)
@@ -1042,4 +1262,5 @@ print(other.Y, sub.Z, probe.loaded())
 sys.set_lazy_imports('normal')
 import colorsys
 print(probe.kind(globals(), 'colorsys'))
-''')
+""",
+)

@@ -1,4 +1,5 @@
 """Differential cases about faults at run time (case_table.py has the format)."""
+
 from case_table import CaseTable
 
 CASES = CaseTable()
@@ -9,7 +10,7 @@ case = CASES.add
 # `bound` of main) twice, and after each attempt prints the error, which
 # modules of `module`'s top-level name are in sys.modules and in
 # sys.lazy_modules, and what main's binding is
-_TWICE = '''\
+_TWICE = """\
 import probe, sys
 _frames = probe.frames  # importlib's own frames differ by version: left out
 probe.frames = lambda exc: [f for f in _frames(exc) if not f.startswith('<frozen')]
@@ -28,16 +29,24 @@ def twice(module, bound, use, catch):
         else:
             print('attempt', attempt, 'got', value)
         state(module, bound)
-'''
+"""
 
-case('reify_fail_import_error_raised', _TWICE + '''\
+case(
+    'reify_fail_import_error_raised',
+    _TWICE
+    + """\
 lazy import raises_ie
 lazy from raises_ie import thing
 twice('raises_ie', 'raises_ie', lambda: raises_ie, ImportError)
 twice('raises_ie', 'thing', lambda: thing, ImportError)
-''', files={'raises_ie.py': "print('import raises_ie')\nraise ImportError('custom')\n"})
+""",
+    files={'raises_ie.py': "print('import raises_ie')\nraise ImportError('custom')\n"},
+)
 
-case('reify_fail_nested_module_not_found', _TWICE + '''\
+case(
+    'reify_fail_nested_module_not_found',
+    _TWICE
+    + """\
 lazy import nests
 lazy from nests import N
 def use():
@@ -45,68 +54,106 @@ def use():
 twice('nests', 'nests', use, ImportError)
 twice('nests', 'N', lambda: N, ModuleNotFoundError)
 print('nosuch_inner_q' in sys.modules)
-''', files={'nests.py': "print('import nests')\nimport nosuch_inner_q\nN = 1\n"})
+""",
+    files={'nests.py': "print('import nests')\nimport nosuch_inner_q\nN = 1\n"},
+)
 
-case('reify_fail_module_raises', _TWICE + '''\
+case(
+    'reify_fail_module_raises',
+    _TWICE
+    + """\
 lazy from broken import x
 lazy import broken as b
 twice('broken', 'x', lambda: x, ZeroDivisionError)
 twice('broken', 'b', lambda: b.x, ArithmeticError)
-''')
+""",
+)
 
-case('reify_fail_missing_attribute', _TWICE + '''\
+case(
+    'reify_fail_missing_attribute',
+    _TWICE
+    + """\
 lazy from heavy import nope, X
 lazy from pkg import nosub
 twice('heavy', 'nope', lambda: nope, ImportError)
 print(X)
 twice('pkg', 'nosub', lambda: nosub, ImportError)
-''')
+""",
+)
 
-case('reify_fail_module_getattr_raises', _TWICE + '''\
+case(
+    'reify_fail_module_getattr_raises',
+    _TWICE
+    + """\
 lazy from noattr import missing
 lazy from weird_getattr import value, other_value
 twice('noattr', 'missing', lambda: missing, ImportError)
 twice('weird_getattr', 'value', lambda: value, RuntimeError)
 print(other_value)
-''', files={'weird_getattr.py': (
-    "print('import weird_getattr')\n"
-    "def __getattr__(name):\n"
-    "    if name == 'value':\n"
-    "        raise RuntimeError(f'__getattr__ for {name}')\n"
-    "    return f'computed {name}'\n"
-)})
+""",
+    files={
+        'weird_getattr.py': (
+            "print('import weird_getattr')\n"
+            'def __getattr__(name):\n'
+            "    if name == 'value':\n"
+            "        raise RuntimeError(f'__getattr__ for {name}')\n"
+            "    return f'computed {name}'\n"
+        )
+    },
+)
 
-case('reify_fail_system_exit', _TWICE + '''\
+case(
+    'reify_fail_system_exit',
+    _TWICE
+    + """\
 lazy import exits
 lazy from exits import CODE
 twice('exits', 'exits', lambda: exits, SystemExit)
 twice('exits', 'CODE', lambda: CODE, SystemExit)
 print('still running')
-''', files={'exits.py': "print('import exits')\nimport sys\nsys.exit(3)\nCODE = 3\n"})
+""",
+    files={'exits.py': "print('import exits')\nimport sys\nsys.exit(3)\nCODE = 3\n"},
+)
 
-case('reify_fail_keyboard_interrupt', _TWICE + '''\
+case(
+    'reify_fail_keyboard_interrupt',
+    _TWICE
+    + """\
 lazy import interrupts
 def use():
     return interrupts.I
 twice('interrupts', 'interrupts', use, KeyboardInterrupt)
 print('still running')
-''', files={'interrupts.py': "print('import interrupts')\nraise KeyboardInterrupt('from the module')\nI = 1\n"})
+""",
+    files={
+        'interrupts.py': "print('import interrupts')\nraise KeyboardInterrupt('from the module')\nI = 1\n"
+    },
+)
 
-case('reify_fail_then_fixed', _TWICE + '''\
+case(
+    'reify_fail_then_fixed',
+    _TWICE
+    + """\
 import builtins
 lazy import flaky
 builtins.flaky_fail = True
 twice('flaky', 'flaky', lambda: flaky.F, ValueError)
 builtins.flaky_fail = False
 twice('flaky', 'flaky', lambda: flaky.F, ValueError)
-''', files={'flaky.py': "print('import flaky')\nimport builtins\nif builtins.flaky_fail:\n    raise ValueError('flaky failed')\nF = 'fixed'\n"})
+""",
+    files={
+        'flaky.py': "print('import flaky')\nimport builtins\nif builtins.flaky_fail:\n    raise ValueError('flaky failed')\nF = 'fixed'\n"
+    },
+)
 
 # how often a module's __getattr__ runs when a `lazy from` name is reified
 # (3.15 asks a module's __getattr__ for __path__ more often than an eager
 # `from m import x` does: a detail of its C code, not compared here)
 
 
-case('circular_cookie_modules', '''\
+case(
+    'circular_cookie_modules',
+    """\
 import probe, sys
 import ca
 print('after import ca:', sorted(m for m in ('ca', 'cb') if m in sys.modules), probe.kind(vars(ca), 'cb'), probe.kind(vars(ca), 'b_func'))
@@ -118,8 +165,9 @@ print(probe.kind(vars(cb), 'ca'), probe.kind(vars(cb), 'a_func'), probe.kind(var
 print(cb.ca is ca, ca.cb is cb, cb.a_func is ca.a_func, ca.b_func is cb.b_func)
 import cc
 print(cc.TOP, cc.cd.FROM_C, probe.kind(vars(cc), 'cd'))
-''', files={
-    'ca.py': '''{COOKIE}
+""",
+    files={
+        'ca.py': """{COOKIE}
 print('import ca')
 lazy import cb
 lazy from cb import b_func
@@ -128,8 +176,8 @@ def a_func(n):
 def a_other():
     return cb.B_CONST
 A_CONST = 'A'
-''',
-    'cb.py': '''{COOKIE}
+""",
+        'cb.py': """{COOKIE}
 print('import cb')
 lazy import ca
 lazy from ca import a_func
@@ -138,25 +186,28 @@ def b_func(n):
 def b_other():
     return ca.A_CONST
 B_CONST = 'B'
-''',
-    # a cycle used at module level: cc, half initialized, is used by cd
-    'cc.py': '''{COOKIE}
+""",
+        # a cycle used at module level: cc, half initialized, is used by cd
+        'cc.py': """{COOKIE}
 print('import cc')
 lazy import cd
 C_EARLY = 'early'
 TOP = 'top:' + cd.FROM_C
-''',
-    'cd.py': '''{COOKIE}
+""",
+        'cd.py': """{COOKIE}
 print('import cd')
 lazy from cc import C_EARLY
 lazy import cc
 import sys
 print('  cd sees cc initializing:', 'cc' in sys.modules, type(globals()['cc']).__name__)
 FROM_C = C_EARLY + '/' + cc.C_EARLY
-''',
-})
+""",
+    },
+)
 
-case('circular_package_init', '''\
+case(
+    'circular_package_init',
+    """\
 import probe, sys
 import cpkg
 print('after import:', probe.loaded(), sorted(m for m in sys.modules if m.startswith('cpkg')))
@@ -170,8 +221,9 @@ print(probe.kind(vars(cpkg), 'm1'), probe.kind(vars(cpkg), 'helper'), probe.kind
 from cpkg import m2, m4
 print(m2.helper(), m4.D)
 print(cpkg.m1 is sys.modules['cpkg.m1'], cpkg.m3 is sys.modules['cpkg.m3'], cpkg.helper is m2.helper)
-''', files={
-    'cpkg/__init__.py': '''{COOKIE}
+""",
+    files={
+        'cpkg/__init__.py': """{COOKIE}
 print('import cpkg')
 lazy from . import m1
 lazy from .m2 import helper
@@ -181,15 +233,18 @@ NAME = 'cpkg'
 def run():
     return m1.f(), helper(), m3.g(), cpkg.m4.D
 print('cpkg initialized')
-''',
-    'cpkg/m1.py': "import cpkg\nprint('import cpkg.m1, cpkg.NAME =', cpkg.NAME)\ndef f():\n    return 'm1:' + cpkg.NAME\n",
-    'cpkg/m2.py': "from cpkg import NAME\nprint('import cpkg.m2')\ndef helper():\n    return 'm2:' + NAME\n",
-    'cpkg/m3.py': "import cpkg.m1\nimport cpkg\nprint('import cpkg.m3')\ndef g():\n    return 'm3:' + cpkg.m1.f()\n",
-    'cpkg/m4.py': "{COOKIE}\nlazy import cpkg\nprint('import cpkg.m4')\nD = 'm4'\n",
-})
+""",
+        'cpkg/m1.py': "import cpkg\nprint('import cpkg.m1, cpkg.NAME =', cpkg.NAME)\ndef f():\n    return 'm1:' + cpkg.NAME\n",
+        'cpkg/m2.py': "from cpkg import NAME\nprint('import cpkg.m2')\ndef helper():\n    return 'm2:' + NAME\n",
+        'cpkg/m3.py': "import cpkg.m1\nimport cpkg\nprint('import cpkg.m3')\ndef g():\n    return 'm3:' + cpkg.m1.f()\n",
+        'cpkg/m4.py': "{COOKIE}\nlazy import cpkg\nprint('import cpkg.m4')\nD = 'm4'\n",
+    },
+)
 
 # the same with the submodules bound under other names
-case('circular_package_init_aliased', '''\
+case(
+    'circular_package_init_aliased',
+    """\
 import probe, sys
 import apkg
 print('after import:', probe.loaded(), sorted(m for m in sys.modules if m.startswith('apkg')))
@@ -200,8 +255,9 @@ print(probe.kind(vars(apkg), '_m1'), probe.kind(vars(apkg), 'helper'), probe.kin
 from apkg import m2, m4
 print(m2.helper(), m4.D)
 print(apkg.m1 is sys.modules['apkg.m1'], apkg.m3 is sys.modules['apkg.m3'], apkg.helper is m2.helper)
-''', files={
-    'apkg/__init__.py': '''{COOKIE}
+""",
+    files={
+        'apkg/__init__.py': """{COOKIE}
 print('import apkg')
 lazy from . import m1 as _m1
 lazy from .m2 import helper
@@ -211,15 +267,18 @@ NAME = 'apkg'
 def run():
     return _m1.f(), helper(), _m3.g(), apkg.m4.D
 print('apkg initialized')
-''',
-    'apkg/m1.py': "import apkg\nprint('import apkg.m1, apkg.NAME =', apkg.NAME)\ndef f():\n    return 'm1:' + apkg.NAME\n",
-    'apkg/m2.py': "from apkg import NAME\nprint('import apkg.m2')\ndef helper():\n    return 'm2:' + NAME\n",
-    'apkg/m3.py': "import apkg.m1\nimport apkg\nprint('import apkg.m3')\ndef g():\n    return 'm3:' + apkg.m1.f()\n",
-    'apkg/m4.py': "{COOKIE}\nlazy import apkg\nprint('import apkg.m4')\nD = 'm4'\n",
-})
+""",
+        'apkg/m1.py': "import apkg\nprint('import apkg.m1, apkg.NAME =', apkg.NAME)\ndef f():\n    return 'm1:' + apkg.NAME\n",
+        'apkg/m2.py': "from apkg import NAME\nprint('import apkg.m2')\ndef helper():\n    return 'm2:' + NAME\n",
+        'apkg/m3.py': "import apkg.m1\nimport apkg\nprint('import apkg.m3')\ndef g():\n    return 'm3:' + apkg.m1.f()\n",
+        'apkg/m4.py': "{COOKIE}\nlazy import apkg\nprint('import apkg.m4')\nD = 'm4'\n",
+    },
+)
 
 # a package binding its own submodule lazily under the submodule's name
-case('package_init_lazy_from_own_submodule', '''\
+case(
+    'package_init_lazy_from_own_submodule',
+    """\
 import probe, ppkg
 print(probe.kind(vars(ppkg), 'sub'), probe.kind(vars(ppkg), 'leaf'))
 try:
@@ -233,14 +292,18 @@ try:
 except RecursionError as e:
     print('from ppkg import leaf:', type(e).__name__)
 print(probe.kind(vars(ppkg), 'sub'), probe.kind(vars(ppkg), 'leaf'))
-''', files={
-    'ppkg/__init__.py': "{COOKIE}\nlazy from . import sub\nlazy from ppkg import leaf\ndef get():\n    return sub.S\n",
-    'ppkg/sub.py': "print('import ppkg.sub')\nS = 'S'\n",
-    'ppkg/leaf.py': "print('import ppkg.leaf')\nL = 'L'\n",
-})
+""",
+    files={
+        'ppkg/__init__.py': '{COOKIE}\nlazy from . import sub\nlazy from ppkg import leaf\ndef get():\n    return sub.S\n',
+        'ppkg/sub.py': "print('import ppkg.sub')\nS = 'S'\n",
+        'ppkg/leaf.py': "print('import ppkg.leaf')\nL = 'L'\n",
+    },
+)
 
 # -- reload, sys.modules surgery, copy and pickle, gc, fork, tracing -------------
-case('reload_cookie_module', '''\
+case(
+    'reload_cookie_module',
+    """\
 import importlib, probe, sys
 import rmod
 def show(label):
@@ -257,7 +320,9 @@ importlib.reload(rmod)
 show('reloaded after use')
 print(rmod.get(), rmod.heavy is sys.modules['heavy'])
 show('used again')
-''', files={'rmod.py': '''{COOKIE}
+""",
+    files={
+        'rmod.py': """{COOKIE}
 import builtins
 builtins.rmod_runs = getattr(builtins, 'rmod_runs', 0) + 1
 RUNS = builtins.rmod_runs
@@ -267,9 +332,13 @@ lazy from pkg import sub
 lazy from heavy import f
 def get():
     return heavy.X, Y, sub.Z, f()
-'''})
+"""
+    },
+)
 
-case('del_sys_modules_then_use', '''\
+case(
+    'del_sys_modules_then_use',
+    """\
 import probe, sys
 lazy import heavy
 lazy from other import Y
@@ -288,9 +357,12 @@ print(sub.Z, sub is sys.modules['pkg.sub'], probe.loaded())
 print(s2.W, probe.loaded(), probe.lazy_mods())
 del sys.modules['heavy']
 print(heavy.X, probe.kind(globals(), 'heavy'), 'heavy' in sys.modules)
-''')
+""",
+)
 
-case('copy_and_pickle_reified', '''\
+case(
+    'copy_and_pickle_reified',
+    """\
 import copy, pickle, probe, sys
 lazy import shapes
 lazy from shapes import Point, make, Registry
@@ -319,7 +391,9 @@ for fn in (pickle.dumps, copy.copy, copy.deepcopy):
         fn(shapes)
     except TypeError as e:
         print('module:', fn.__name__, e)
-''', files={'shapes.py': '''print('import shapes')
+""",
+    files={
+        'shapes.py': """print('import shapes')
 TAG = ('t', [1, 2])
 class Point:
     def __init__(self, x, y):
@@ -331,9 +405,13 @@ def make(n):
 class Registry:
     def __init__(self):
         self.items = []
-'''})
+"""
+    },
+)
 
-case('pickle_and_copy_unresolved', '''\
+case(
+    'pickle_and_copy_unresolved',
+    """\
 import copy, pickle, probe
 lazy import heavy
 lazy from other import Y
@@ -362,10 +440,13 @@ try:
 except TypeError as e:
     print('in a list:', e)
 print(probe.loaded(), probe.kind(globals(), 'heavy'), probe.kind(globals(), 'Y'), probe.kind(globals(), 'pkg'))
-''')
+""",
+)
 
 # a lazy object bound to a second global name, and what loads of that name do
-case('lazy_object_under_other_name', '''\
+case(
+    'lazy_object_under_other_name',
+    """\
 import probe
 lazy import heavy
 lazy from other import Y
@@ -378,10 +459,13 @@ def g():
     alias2 = globals()['Y']
     return alias2
 print(type(g()).__name__, probe.kind(globals(), 'alias2'), probe.kind(globals(), 'Y'), probe.loaded())
-''')
+""",
+)
 
 # sys.lazy_modules when the modules are imported by other means
-case('lazy_modules_after_eager_import', '''\
+case(
+    'lazy_modules_after_eager_import',
+    """\
 import probe, sys
 lazy import heavy
 lazy from other import Y
@@ -396,9 +480,12 @@ import pkg.sub2
 print('pkg.sub2 imported', probe.lazy_mods())
 del sys.modules['heavy']
 print('heavy deleted', probe.lazy_mods(), probe.kind(globals(), 'heavy'))
-''')
+""",
+)
 
-case('gc_drops_module_with_lazy_names', '''\
+case(
+    'gc_drops_module_with_lazy_names',
+    """\
 import gc, probe, sys, weakref
 import gcmod
 ref = weakref.ref(gcmod)
@@ -417,12 +504,16 @@ del sys.modules['gcmod2'], gcmod2
 gc.collect()
 print('module and its class collected:', ref2() is None, ns_ref() is None)
 print(probe.loaded(), probe.lazy_mods())
-''', files={
-    'gcmod.py': '{COOKIE}\nlazy import heavy\nlazy from other import Y\nlazy import pkg.sub as unused\ndef get():\n    return heavy.X, Y\n',
-    'gcmod2.py': '{COOKIE}\nlazy import heavy\nlazy from pkg import sub\nclass Holder:\n    pass\n',
-})
+""",
+    files={
+        'gcmod.py': '{COOKIE}\nlazy import heavy\nlazy from other import Y\nlazy import pkg.sub as unused\ndef get():\n    return heavy.X, Y\n',
+        'gcmod2.py': '{COOKIE}\nlazy import heavy\nlazy from pkg import sub\nclass Holder:\n    pass\n',
+    },
+)
 
-case('fork_after_partial_reification', '''\
+case(
+    'fork_after_partial_reification',
+    """\
 import os, sys, probe
 lazy import heavy
 lazy from other import Y
@@ -442,9 +533,12 @@ else:
     print('parent: child exit', 7)
 print('parent:', probe.loaded(), probe.kind(globals(), 'Y'), probe.kind(globals(), 'sub'))
 print(Y, sub.Z, probe.loaded())
-''')
+""",
+)
 
-case('trace_and_profile_during_reification', '''\
+case(
+    'trace_and_profile_during_reification',
+    """\
 import os, sys, threading, probe
 lazy import heavy
 lazy from other import Y
@@ -484,18 +578,23 @@ t = threading.Thread(target=worker)
 t.start(); t.join()
 threading.settrace(None)
 print('thread trace:', ('<module>', 'sub.py') in seen, ('z', 3) in seen, probe.kind(globals(), 'sub'), probe.loaded())
-''')
+""",
+)
 
 # -- names that the runtime might use, defined by the user's module ---------------
 # (`__lazy_codec_abi1__` is the one name the backport reserves: the rewritten
 # statements bind it; no case defines it)
-case('user_globals_shadow_runtime_names', '''\
+case(
+    'user_globals_shadow_runtime_names',
+    """\
 import probe
 import shadows
 print(shadows.use())
 print(probe.loaded())
 print(shadows.report())
-''', files={'shadows.py': '''{COOKIE}
+""",
+    files={
+        'shadows.py': """{COOKIE}
 sys = 'my sys'
 str = lambda *a: 'my str'
 dict = lambda *a: 'my dict'
@@ -516,16 +615,22 @@ def use():
     return heavy.X, Y, pkg.sub.Z, lf.L
 def report():
     return sys, str(), dict(), exec(), compile(), getattr(), type(), isinstance(), next(), object
-'''})
+"""
+    },
+)
 
-case('user_replaces_builtins_with_dict', '''\
+case(
+    'user_replaces_builtins_with_dict',
+    """\
 import probe
 import ownbuiltins
 print(probe.loaded(), ownbuiltins.kinds)
 print(ownbuiltins.use(), probe.loaded())
 print(ownbuiltins.kinds_after())
 print(ownbuiltins.LATE, type(ownbuiltins.__builtins__).__name__)
-''', files={'ownbuiltins.py': '''{COOKIE}
+""",
+    files={
+        'ownbuiltins.py': """{COOKIE}
 import builtins
 __builtins__ = dict(vars(builtins))
 lazy import heavy
@@ -538,10 +643,14 @@ def kinds_after():
     return [type(globals()[n]).__name__ for n in ('heavy', 'Y', 'sub')]
 lazy import colorsys
 LATE = colorsys.__name__
-'''})
+"""
+    },
+)
 
 # a builtins.__import__ hook: what it sees at lazy statements and first uses
-case('builtins_import_hook_during_lazy', '''\
+case(
+    'builtins_import_hook_during_lazy',
+    """\
 import builtins, importlib.util, os, sys
 real = builtins.__import__
 seen = []
@@ -566,10 +675,13 @@ def outside_stdlib(name):
 for call in seen:
     if outside_stdlib(call[1]):
         print(call)
-''')
+""",
+)
 
 # -- threads ---------------------------------------------------------------------
-case('threads_slow_import_16', '''\
+case(
+    'threads_slow_import_16',
+    """\
 import sys, threading, probe
 lazy import slow16
 lazy from slow16 import VALUE, make
@@ -593,15 +705,20 @@ print(len([r for r in results if r]), len({id(m) for m, _ in results}), sorted({
 print('imports:', slow16.COUNT, results[0][0] is sys.modules['slow16'])
 print(probe.kind(globals(), 'slow16'), probe.kind(globals(), 'VALUE'), probe.kind(globals(), 'make'))
 print(probe.kind(vars(user16), 'slow16'), probe.kind(vars(user16), 'VALUE'), type(user16).__name__)
-''', files={
-    'slow16.py': "import builtins, time\nprint('import slow16')\nbuiltins.slow16_count = getattr(builtins, 'slow16_count', 0) + 1\nCOUNT = builtins.slow16_count\ntime.sleep(0.2)\nVALUE = 'v'\ndef make():\n    return VALUE\n",
-    'user16.py': "{COOKIE}\nlazy import slow16\nlazy from slow16 import VALUE\ndef get():\n    return slow16\n",
-})
+""",
+    files={
+        'slow16.py': "import builtins, time\nprint('import slow16')\nbuiltins.slow16_count = getattr(builtins, 'slow16_count', 0) + 1\nCOUNT = builtins.slow16_count\ntime.sleep(0.2)\nVALUE = 'v'\ndef make():\n    return VALUE\n",
+        'user16.py': '{COOKIE}\nlazy import slow16\nlazy from slow16 import VALUE\ndef get():\n    return slow16\n',
+    },
+)
 
 # Before 3.14 importlib itself hands a thread that waited on a failing import
 # the dead module object (eager `import` in threads does the same there), so
 # the outcome depends on the interpreter's importlib: 3.14+ only
-case('threads_failing_import_16', min_version=(3, 14), main='''\
+case(
+    'threads_failing_import_16',
+    min_version=(3, 14),
+    main="""\
 import builtins, sys, threading, probe
 builtins.fail16_attempts = 0
 lazy import fail16
@@ -625,14 +742,16 @@ print('fail16' in sys.modules, probe.kind(globals(), 'fail16'), probe.kind(globa
 builtins.fail16_ok = True
 print(fail16.VALUE, VALUE, 'attempts:', builtins.fail16_attempts)
 print(probe.kind(globals(), 'fail16'), probe.kind(globals(), 'VALUE'))
-''', files={
-    'fail16.py': (
-        "import builtins, time\n"
-        "builtins.fail16_attempts += 1\n"
-        "n = builtins.fail16_attempts\n"
-        "time.sleep(0.05)\n"
-        "if not getattr(builtins, 'fail16_ok', False):\n"
-        "    raise ValueError(f'fail16 failed #{n}')\n"
-        "VALUE = 'ok'\n"
-    ),
-})
+""",
+    files={
+        'fail16.py': (
+            'import builtins, time\n'
+            'builtins.fail16_attempts += 1\n'
+            'n = builtins.fail16_attempts\n'
+            'time.sleep(0.05)\n'
+            "if not getattr(builtins, 'fail16_ok', False):\n"
+            "    raise ValueError(f'fail16 failed #{n}')\n"
+            "VALUE = 'ok'\n"
+        ),
+    },
+)

@@ -5,10 +5,11 @@ backport runs it, `# -*- coding: utf-8 -*-` when native 3.15 records it, so
 that lines are the same in both.  What a case prints, its exit status and
 (for mode 'tail') the end of its stderr are compared with 3.15's recording.
 
-Run as a script (`python3 tests/harness.py PYTHON3.15 [CASE...]`) it records
+Run as a script (`python3 tests/support/harness.py PYTHON3.15 [CASE...]`) it records
 that output; it runs cases with conftest's run_process, so pytest must be
 importable by the python running it.
 """
+
 from __future__ import annotations
 
 import os
@@ -17,10 +18,12 @@ import shutil
 import sys
 import tempfile
 
+# tests/, where conftest is (when run as a script, only this folder is on sys.path)
+sys.path.insert(1, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from conftest import COOKIE, run_process
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-EXPECTED = os.path.join(HERE, 'expected')
+EXPECTED = os.path.join(os.path.dirname(HERE), 'expected')
 LAZY_COOKIE = COOKIE.rstrip('\n')
 NATIVE_COOKIE = '# -*- coding: utf-8 -*-'
 
@@ -28,11 +31,11 @@ NATIVE_COOKIE = '# -*- coding: utf-8 -*-'
 COMMON = {
     'heavy.py': (
         "print('import heavy')\n"
-        "X = 1\n"
+        'X = 1\n'
         "def f():\n    return 'heavy.f'\n"
-        "class Err(Exception):\n    pass\n"
-        "class Base:\n    pass\n"
-        "def deco(fn):\n    fn.decorated = True\n    return fn\n"
+        'class Err(Exception):\n    pass\n'
+        'class Base:\n    pass\n'
+        'def deco(fn):\n    fn.decorated = True\n    return fn\n'
     ),
     'other.py': "print('import other')\nY = 2\n",
     'pkg/__init__.py': "print('import pkg')\n",
@@ -42,38 +45,43 @@ COMMON = {
     'pkg/deep/leaf.py': "print('import pkg.deep.leaf')\nL = 5\n",
     'broken.py': "print('import broken')\nx = 1 / 0\n",
     'probe.py': (
-        "import os, sys, traceback\n"
-        "WATCHED = ('heavy', 'other', 'pkg', 'broken', 'noattr', 'nosuch', 'json', 'os', 'fractions', 'colorsys')\n"
-        "def loaded():\n"
-        "    return sorted(m for m in sys.modules if m.split('.')[0] in WATCHED and m not in ('os', 'os.path', 'json') and not m.startswith(('json.', 'os.')))\n"
-        "def lazy_mods():\n"
+        'import os, sys, traceback\n'
+        "WATCHED = ('heavy', 'other', 'pkg', 'broken', 'noattr', 'nosuch', 'json', 'os', 'fractions', "
+        "'colorsys')\n"
+        'def loaded():\n'
+        "    return sorted(m for m in sys.modules if m.split('.')[0] in WATCHED and m not in "
+        "('os', 'os.path', 'json') and not m.startswith(('json.', 'os.')))\n"
+        'def lazy_mods():\n'
         "    return sorted(m for m in getattr(sys, 'lazy_modules', ()) if m.split('.')[0] in WATCHED)\n"
-        "def kind(ns, name):\n"
+        'def kind(ns, name):\n'
         "    return type(ns.get(name, None)).__name__ if name in ns else '<unbound>'\n"
         "_RUNTIME_DIR = os.path.join('lazy_codec', 'runtime', '')\n"
-        "def frames(exc):\n"
+        'def frames(exc):\n'
         "    # the backport's own frames (its runtime's modules: one where a\n"
-        "    # name is reified, or where a statement fails) are a documented\n"
-        "    # difference: leave them out\n"
-        "    out = []\n"
-        "    for fs in traceback.extract_tb(exc.__traceback__):\n"
-        "        if _RUNTIME_DIR in fs.filename:\n"
-        "            continue\n"
+        '    # name is reified, or where a statement fails) are a documented\n'
+        '    # difference: leave them out\n'
+        '    out = []\n'
+        '    for fs in traceback.extract_tb(exc.__traceback__):\n'
+        '        if _RUNTIME_DIR in fs.filename:\n'
+        '            continue\n'
         "        out.append(f'{os.path.basename(fs.filename)}:{fs.lineno}:{fs.name}: {fs.line}')\n"
-        "    return out\n"
-        "def describe(exc):\n"
+        '    return out\n'
+        'def describe(exc):\n'
         "    print('  error:', type(exc).__name__, exc)\n"
-        "    for f in frames(exc):\n"
+        '    for f in frames(exc):\n'
         "        print('    at', f)\n"
-        "    cause = exc.__cause__\n"
-        "    if cause is not None:\n"
+        '    cause = exc.__cause__\n'
+        '    if cause is not None:\n'
         "        print('  cause:', type(cause).__name__, cause)\n"
-        "        for f in frames(cause):\n"
+        '        for f in frames(cause):\n'
         "            print('    at', f)\n"
-        "    print('  context:', type(exc.__context__).__name__, 'suppress:', exc.__suppress_context__, 'notes:', getattr(exc, '__notes__', None))\n"
-        "def syntax(exc):\n"
-        "    print('  syntax:', type(exc).__name__, repr(exc.msg), os.path.basename(exc.filename or ''), exc.lineno, exc.offset,\n"
-        "          getattr(exc, 'end_lineno', None) if sys.version_info >= (3, 10) else 'n/a', getattr(exc, 'end_offset', None) if sys.version_info >= (3, 10) else 'n/a', repr(exc.text))\n"
+        "    print('  context:', type(exc.__context__).__name__, 'suppress:', exc.__suppress_context__, "
+        "'notes:', getattr(exc, '__notes__', None))\n"
+        'def syntax(exc):\n'
+        "    print('  syntax:', type(exc).__name__, repr(exc.msg), os.path.basename(exc.filename or ''), "
+        'exc.lineno, exc.offset,\n'
+        "          getattr(exc, 'end_lineno', None) if sys.version_info >= (3, 10) else 'n/a', "
+        "getattr(exc, 'end_offset', None) if sys.version_info >= (3, 10) else 'n/a', repr(exc.text))\n"
     ),
     'noattr.py': (
         "print('import noattr')\n"
@@ -116,7 +124,7 @@ def _syntax_tail(stderr: str) -> str:
     extra `<module>` frame of a rewritten SyntaxError)"""
     lines = stderr.rstrip('\n').splitlines()
     starts = [i for i, line in enumerate(lines) if line.startswith('  File "')]
-    tail = lines[starts[-1]:] if starts else lines[-1:]
+    tail = lines[starts[-1] :] if starts else lines[-1:]
     return '\n'.join(line for line in tail if line.strip(' ^~') != '')
 
 
@@ -126,13 +134,14 @@ def normalize(text: str, directory: str) -> str:
     return text
 
 
-def run_case(case: dict, python: str, cookie: str, env: dict | None = None,
-             eager: bool = False) -> str:
+def run_case(case: dict, python: str, cookie: str, env: dict | None = None, eager: bool = False) -> str:
     directory = tempfile.mkdtemp(prefix='lazycase')
     try:
         write_case(case, directory, cookie, eager)
         proc = run_process(
-            [python, *case.get('argv', ['main.py'])], cwd=directory, input=case.get('stdin', ''),
+            [python, *case.get('argv', ['main.py'])],
+            cwd=directory,
+            input=case.get('stdin', ''),
             unset_env=('PYTHONPATH', 'PYTHON_LAZY_IMPORTS', 'PYTHONDONTWRITEBYTECODE', 'PYTHONWARNINGS'),
             extra_env={**case.get('env', {}), **(env or {}), 'PYTHONIOENCODING': 'utf-8'},
             timeout=case.get('timeout', 120),
@@ -159,6 +168,7 @@ def all_cases() -> dict[str, dict]:
     import cases_faults
     import cases_reach
     import cases_realcode
+
     collected = {}
     for module in (cases, cases_faults, cases_realcode, cases_reach, cases_cookieless):
         clash = collected.keys() & module.CASES.keys()
@@ -181,6 +191,5 @@ def record(python: str, names: list[str] | None = None) -> int:
 
 
 if __name__ == '__main__':
-    # python tests/harness.py PYTHON3.15 [CASE...]: re-record expected output
-    sys.path.insert(0, HERE)
+    # python tests/support/harness.py PYTHON3.15 [CASE...]: re-record expected output
     raise SystemExit(record(sys.argv[1], sys.argv[2:]))

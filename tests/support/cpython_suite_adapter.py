@@ -1,6 +1,6 @@
 """Runs CPython 3.15's test.test_lazy_import on an older CPython with lazy_codec.
 
-tests/cpython_suite.py copies this file into a temporary directory ROOT next to
+tests/support/cpython_suite.py copies this file into a temporary directory ROOT next to
 
     ROOT/test/__init__.py             makes ROOT/test and the stdlib's test/ one package
     ROOT/test/test_lazy_import/...    CPython's files, each with the cookie line added
@@ -54,17 +54,17 @@ import unittest
 # in every subprocess that imports test.*, and some tests check what is in sys.modules.
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
-COOKIE = "# -*- coding: lazy -*-\n"
+COOKIE = '# -*- coding: lazy -*-\n'
 
 
 # -- -c CODE as a file with the cookie ---------------------------------------------
 
-_OPTIONS_WITH_VALUE = {"-X", "-W", "-Q"}
+_OPTIONS_WITH_VALUE = {'-X', '-W', '-Q'}
 
 
 def with_cookie(code):
     """CODE after the cookie line, which replaces a blank first line."""
-    first, newline, rest = code.partition("\n")
+    first, newline, rest = code.partition('\n')
     if newline and not first.strip():
         return COOKIE + rest
     return COOKIE + code
@@ -72,9 +72,8 @@ def with_cookie(code):
 
 def launcher(code):
     """-c code that runs CODE as -c would, its bytes decoded by the codec."""
-    source = with_cookie(code).encode("utf-8")
-    return ("__import__('sys').path.insert(0, %r); exec(compile(%r, '<string>', 'exec'))"
-            % (ROOT, source))
+    source = with_cookie(code).encode('utf-8')
+    return f"__import__('sys').path.insert(0, {ROOT!r}); exec(compile({source!r}, '<string>', 'exec'))"
 
 
 def adapt_command(args):
@@ -87,13 +86,12 @@ def adapt_command(args):
     i = 1
     while i < len(args):
         arg = args[i]
-        if arg == "-c" and i + 1 < len(args):
-            options = [new for option in options
-                       for new in (["-E", "-s"] if option == "-I" else [option])]
-            return [args[0]] + options + ["-c", launcher(args[i + 1])] + list(args[i + 2:])
-        if not isinstance(arg, str) or not arg.startswith("-") or arg == "-":
-            return args              # a script, -m, or something else: leave it
-        if arg == "-m":
+        if arg == '-c' and i + 1 < len(args):
+            options = [new for option in options for new in (['-E', '-s'] if option == '-I' else [option])]
+            return [args[0]] + options + ['-c', launcher(args[i + 1])] + list(args[i + 2 :])
+        if not isinstance(arg, str) or not arg.startswith('-') or arg == '-':
+            return args  # a script, -m, or something else: leave it
+        if arg == '-m':
             return args
         options.append(arg)
         if arg in _OPTIONS_WITH_VALUE and i + 1 < len(args):
@@ -103,28 +101,28 @@ def adapt_command(args):
     return args
 
 
-_LAZY_LINE = re.compile(r"^[ \t]*lazy[ \t]+(import|from)[ \t]", re.MULTILINE)
+_LAZY_LINE = re.compile(r'^[ \t]*lazy[ \t]+(import|from)[ \t]', re.MULTILINE)
 
 
 def add_cookie_to_written_modules(directory):
     """The cookie line in each .py file under DIRECTORY that holds a lazy statement."""
     for parent, _, names in os.walk(directory):
         for name in names:
-            if not name.endswith(".py"):
+            if not name.endswith('.py'):
                 continue
             path = os.path.join(parent, name)
-            with open(path, encoding="utf-8") as f:
+            with open(path, encoding='utf-8') as f:
                 text = f.read()
             if text.startswith(COOKIE) or not _LAZY_LINE.search(text):
                 continue
-            first, newline, rest = text.partition("\n")
-            with open(path, "w", encoding="utf-8") as f:
+            first, newline, rest = text.partition('\n')
+            with open(path, 'w', encoding='utf-8') as f:
                 f.write(COOKIE + rest if newline and not first.strip() else COOKIE + text)
 
 
 class AdaptedPopen(subprocess.Popen):
     def __init__(self, args, *rest, **kwargs):
-        cwd = kwargs.get("cwd")
+        cwd = kwargs.get('cwd')
         if cwd is not None and os.path.abspath(os.fspath(cwd)) != ROOT:
             add_cookie_to_written_modules(os.fspath(cwd))
         super().__init__(adapt_command(args), *rest, **kwargs)
@@ -132,13 +130,14 @@ class AdaptedPopen(subprocess.Popen):
 
 # -- test.support helpers missing before 3.15 --------------------------------------
 
+
 def requires_subprocess():
     return lambda test: test
 
 
 def subTests(arg_names, arg_values, *, _do_cleanups=False):
     if isinstance(arg_names, str):
-        arg_names = arg_names.replace(",", " ").split()
+        arg_names = arg_names.replace(',', ' ').split()
     single = len(arg_names) == 1
     arg_values = tuple(arg_values)
 
@@ -151,7 +150,9 @@ def subTests(arg_names, arg_values, *, _do_cleanups=False):
                     func(self, *args, **kwargs, **params)
                 if _do_cleanups:
                     self.doCleanups()
+
         return wrapper
+
     return decorator
 
 
@@ -170,6 +171,7 @@ def run_with_limited_c_stack(depth=150_000, size=8 * 1024 * 1024):
                     test(*args, **kwargs)
                 except BaseException as exc:
                     errors.append(exc)
+
             try:
                 thread = threading.Thread(target=run)
                 thread.start()
@@ -178,99 +180,104 @@ def run_with_limited_c_stack(depth=150_000, size=8 * 1024 * 1024):
                 threading.stack_size(old_size)
             if errors:
                 raise errors[0]
+
         return wrapper
+
     return decorator
 
 
 def assertHasAttr(self, obj, name, msg=None):
     if not hasattr(obj, name):
-        self.fail(self._formatMessage(msg, "%r has no attribute %r" % (obj, name)))
+        self.fail(self._formatMessage(msg, f'{obj!r} has no attribute {name!r}'))
 
 
 def assertNotHasAttr(self, obj, name, msg=None):
     if hasattr(obj, name):
-        self.fail(self._formatMessage(msg, "%r has unexpected attribute %r" % (obj, name)))
+        self.fail(self._formatMessage(msg, f'{obj!r} has unexpected attribute {name!r}'))
 
 
 def add_missing_helpers():
     """Called by ROOT/test/__init__.py, in this process and in every subprocess
     that imports test.*, as 3.15's test_lazy_import/__init__.py needs them to load."""
     from test import support
+
     for helper in (requires_subprocess, subTests, run_with_limited_c_stack):
         if not hasattr(support, helper.__name__):
             setattr(support, helper.__name__, helper)
-    for method in (assertHasAttr, assertNotHasAttr):      # unittest 3.14
+    for method in (assertHasAttr, assertNotHasAttr):  # unittest 3.14
         if not hasattr(unittest.TestCase, method.__name__):
             setattr(unittest.TestCase, method.__name__, method)
 
 
 # -- running the tests and recording each one's outcome ----------------------------
 
+
 class RecordingResult(unittest.TextTestResult):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.records = {}
 
-    def _record(self, test, outcome, err=None, message=""):
+    def _record(self, test, outcome, err=None, message=''):
         import traceback
+
         test_id = test.id()
         if err is not None:
-            message = "".join(traceback.format_exception_only(err[0], err[1])).strip()
-            text = "".join(traceback.format_exception(*err))
+            message = ''.join(traceback.format_exception_only(err[0], err[1])).strip()
+            text = ''.join(traceback.format_exception(*err))
         else:
-            text = ""
+            text = ''
         old = self.records.get(test_id)
-        if old and old["outcome"] in ("fail", "error"):
-            return                      # keep the first thing that went wrong
-        self.records[test_id] = {"id": test_id, "outcome": outcome,
-                                 "message": message, "traceback": text}
+        if old and old['outcome'] in ('fail', 'error'):
+            return  # keep the first thing that went wrong
+        self.records[test_id] = {'id': test_id, 'outcome': outcome, 'message': message, 'traceback': text}
 
     def addSuccess(self, test):
         super().addSuccess(test)
         if test.id() not in self.records:
-            self._record(test, "pass")
+            self._record(test, 'pass')
 
     def addFailure(self, test, err):
         super().addFailure(test, err)
-        self._record(test, "fail", err)
+        self._record(test, 'fail', err)
 
     def addError(self, test, err):
         super().addError(test, err)
-        self._record(test, "error", err)
+        self._record(test, 'error', err)
 
     def addSkip(self, test, reason):
         super().addSkip(test, reason)
-        self._record(test, "skip", message=reason)
+        self._record(test, 'skip', message=reason)
 
     def addExpectedFailure(self, test, err):
         super().addExpectedFailure(test, err)
-        self._record(test, "pass")
+        self._record(test, 'pass')
 
     def addUnexpectedSuccess(self, test):
         super().addUnexpectedSuccess(test)
-        self._record(test, "fail", message="unexpected success")
+        self._record(test, 'fail', message='unexpected success')
 
     def addSubTest(self, test, subtest, err):
         super().addSubTest(test, subtest, err)
         if err is not None:
             failed = issubclass(err[0], test.failureException)
-            self._record(test, "fail" if failed else "error", err)
+            self._record(test, 'fail' if failed else 'error', err)
 
 
 def main(argv):
     import json
+
     results_path = argv[1]
     subprocess.Popen = AdaptedPopen
-    import test                      # ROOT/test: adds the helpers (ROOT is sys.path[0])
-    names = argv[2:] or ["test.test_lazy_import"]
+    import test  # noqa: F401  (ROOT/test: its import adds the helpers; ROOT is sys.path[0])
+
+    names = argv[2:] or ['test.test_lazy_import']
     suite = unittest.defaultTestLoader.loadTestsFromNames(names)
-    runner = unittest.TextTestRunner(resultclass=RecordingResult, verbosity=2,
-                                     stream=sys.stderr)
+    runner = unittest.TextTestRunner(resultclass=RecordingResult, verbosity=2, stream=sys.stderr)
     result = runner.run(suite)
-    with open(results_path, "w", encoding="utf-8") as f:
-        json.dump(sorted(result.records.values(), key=lambda r: r["id"]), f, indent=1)
+    with open(results_path, 'w', encoding='utf-8') as f:
+        json.dump(sorted(result.records.values(), key=lambda r: r['id']), f, indent=1)
     return 0
 
 
-if __name__ == "__main__":
+if __name__ == '__main__':
     sys.exit(main(sys.argv))
