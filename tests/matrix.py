@@ -8,9 +8,10 @@ Interpreters, the first found for each version:
   3. 3.14/3.15 from ../shared/tools/get-reference-pythons (its prefix:
      $REFERENCE_PYTHONS, else ~/.cache/reference-pythons);
   4. python3.X on PATH.
-Each gets a venv in .venvs/<version> with the test dependencies (from the
-package index, through pip) and lazy_codec really installed (`pip install .`,
-as a user installs it), then runs pytest there: on 3.9-3.14 twice, with the
+Each gets a venv in .venvs/<version> with the test dependencies
+(pyproject.toml's: [project]'s dependencies and the `test` and `tools`
+extras, from the package index, through pip) and lazy_codec really installed
+(`pip install .`, as a user installs it), then runs pytest there: on 3.9-3.14 twice, with the
 C accelerator (where the install could build it) and with the pure-Python
 runtime (LAZY_CODEC_PURE=1).  Tests that need what is not
 on this machine (3.15's own test suite, 3.15 as an oracle) skip, and their
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import glob
+import json
 import os
 import re
 import shutil
@@ -34,11 +36,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VENVS = os.path.join(ROOT, '.venvs')
-TEST_DEPS = ('pytest', 'coverage', 'hypothesis', 'pytest-cov', 'ipython', 'uv')
-# the tools tests/test_source_tools.py runs over user files; installed apart,
-# so that one that cannot be installed on a version only skips its tests
-TOOL_DEPS = ('black', 'isort', 'pyupgrade', 'autopep8', 'yapf', 'pyflakes', 'pycodestyle', 'pylint')
-RUNTIME_DEPS = ('tokenize-rt',)  # setup.cfg's install_requires: lazy_codec goes in with --no-deps
+PYPROJECT = os.path.join(ROOT, 'pyproject.toml')
 VERSIONS = ('3.9', '3.10', '3.11', '3.12', '3.13', '3.14', '3.15')
 MARKER = 'matrix-base.txt'   # in each venv: the interpreter it was made from
 
@@ -142,6 +140,84 @@ class SetupError(Exception):
     pass
 
 
+# The dependencies are pyproject.toml's, their one list: [project]'s
+# `dependencies` (lazy_codec itself goes in with --no-deps), the `test` extra,
+# and the `tools` extra (the tools tests/test_source_tools.py runs over user
+# files), installed apart so that one that cannot be installed on a version
+# only skips its tests. This script runs on the system's python3 with nothing
+# installed, 3.9 and 3.10 included, so without tomllib it reads them itself.
+
+def _toml_strings(text: str, start: int) -> list[str]:
+    """the strings of the TOML array opening at text[start] ('['), to its ']'"""
+    token = re.compile(r"""\s+|#[^\n]*|,|\]|"((?:[^"\\\n]|\\.)*)"|'([^'\n]*)'""")
+    strings, pos = [], start + 1
+    while True:
+        m = token.match(text, pos)
+        if m is None:
+            raise ValueError(f'pyproject.toml: not an array of strings at {text[pos:pos + 40]!r}')
+        pos = m.end()
+        if m.group() == ']':
+            return strings
+        if m.group(1) is not None:
+            strings.append(json.loads(f'"{m.group(1)}"'))  # (TOML's escapes, as far as JSON has them)
+        elif m.group(2) is not None:
+            strings.append(m.group(2))
+
+
+def _read_dependencies_minimal(text: str) -> dict[str, list[str]]:
+    """what read_dependencies returns, from pyproject.toml's text, for the forms
+    it has: `[project]`'s `dependencies = [...]` and `[project.optional-dependencies]`'s
+    `name = [...]`, arrays of strings (anything else there is an error)"""
+    found: dict[str, list[str]] = {}
+    table = None
+    line = re.compile(r"""^[ \t]*(?:\[\[?([^\]\n]*)\]\]?[ \t]*(?:#.*)?$"""
+                      r"""|([A-Za-z0-9_-]+|"[^"\n]*")[ \t]*=[ \t]*(\[)?)""", re.M)
+    for m in line.finditer(text):
+        if m.group(1) is not None:
+            table = m.group(1).strip()
+            continue
+        key = m.group(2).strip('"')
+        wanted = ((table == 'project' and key == 'dependencies')
+                  or table == 'project.optional-dependencies')
+        if not wanted:
+            continue
+        if m.group(3) is None:
+            raise ValueError(f'pyproject.toml: [{table}] {key} is not an array')
+        found['' if table == 'project' else key] = _toml_strings(text, m.start(3))
+    return found
+
+
+def read_dependencies(path: str = PYPROJECT) -> dict[str, list[str]]:
+    """{'': [project]'s dependencies, extra: its requirements} of pyproject.toml"""
+    with open(path, 'rb') as f:
+        data = f.read()
+    try:
+        import tomllib
+    except ImportError:
+        return _read_dependencies_minimal(data.decode('utf-8'))
+    project = tomllib.loads(data.decode('utf-8'))['project']
+    return {'': project.get('dependencies', []), **project.get('optional-dependencies', {})}
+
+
+def _requirement_name(requirement: str) -> str:
+    m = re.match(r'\s*([A-Za-z0-9][A-Za-z0-9._-]*)', requirement)
+    return re.sub(r'[-_.]+', '-', m.group(1)).lower() if m else ''
+
+
+def dependencies() -> tuple[list[str], list[str]]:
+    """(what pip installs in one go: the runtime's and the test extra's
+    dependencies; the tools, installed apart) from pyproject.toml"""
+    deps = read_dependencies()
+    try:
+        tools = deps['tools']
+        # the test extra names the tools as `lazy_codec[tools]`: they are installed apart
+        test = [d for d in deps['test'] if _requirement_name(d) != 'lazy-codec']
+        runtime = deps['']
+    except KeyError as exc:
+        raise SetupError(f'{PYPROJECT} has no {exc} dependencies') from None
+    return runtime + test, tools
+
+
 def make_venv(version: str, python: str) -> str:
     """.venvs/<version> made of `python`, with the test dependencies and
     lazy_codec installed; returns its python"""
@@ -172,11 +248,12 @@ def make_venv(version: str, python: str) -> str:
                 raise SetupError(f'installing pip from {wheel} failed:\n{made.stdout}')
         with open(marker, 'w', encoding='utf-8') as f:
             f.write(base + '\n')
-    pip = _run([vpy, '-m', 'pip', 'install', '-q', *TEST_DEPS, *RUNTIME_DEPS])
+    test_deps, tool_deps = dependencies()
+    pip = _run([vpy, '-m', 'pip', 'install', '-q', *test_deps])
     if pip.returncode != 0:
-        raise SetupError(f'installing {", ".join(TEST_DEPS)} failed:\n{pip.stdout}')
-    if _run([vpy, '-m', 'pip', 'install', '-q', *TOOL_DEPS]).returncode != 0:
-        for tool in TOOL_DEPS:  # one at a time: the others still install
+        raise SetupError(f'installing {", ".join(test_deps)} failed:\n{pip.stdout}')
+    if _run([vpy, '-m', 'pip', 'install', '-q', *tool_deps]).returncode != 0:
+        for tool in tool_deps:  # one at a time: the others still install
             if _run([vpy, '-m', 'pip', 'install', '-q', tool]).returncode != 0:
                 print(f'{version:5} note: {tool} could not be installed: its tests skip', flush=True)
     # a real install (not -e): the .pth goes to site-packages as for users
