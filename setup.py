@@ -1,4 +1,12 @@
-"""Installs pth/lazy_codec.pth beside the package in site-packages, for
+"""What pyproject.toml (which has the metadata) cannot say: the C
+accelerator, an optional extension, and the start-up files.
+
+The accelerator is built on CPython 3.9-3.14 with the GIL; where it cannot
+be (no compiler, no headers), setuptools warns (`building extension
+"lazy_codec.runtime._accel" failed`) and the install goes on with the
+pure-Python runtime, which is complete.
+
+pth/lazy_codec.pth is installed beside the package in site-packages, for
 wheels, `pip install .` and `pip install -e .` alike: its import line
 registers the codec when the interpreter starts.
 
@@ -9,6 +17,7 @@ LAZY_CODEC_START_FILE=1: on 3.15.2 any .start file makes site import pkgutil
 (and re, enum, ...) at every start, which took `python -c pass` from 38.5 to
 62.0 million instructions, against a deprecation notice that only -v shows.
 """
+
 import os
 import platform
 import sys
@@ -16,51 +25,47 @@ import sysconfig
 import zipfile
 
 from setuptools import Extension, setup
-from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
+from setuptools.command.editable_wheel import editable_wheel  # (setuptools >= 64: PEP 660)
 
 START_FILE_FROM = (3, 18)  # the first version whose site ignores .pth import lines
 # what site-packages gets beside the package: the .pth, the module its line
 # imports (top-level, so that loading it imports nothing of lazy_codec)
 STARTUP_FILES = ('lazy_codec.pth', '_lazy_codec_pth.py') + (
-    ('lazy_codec.start',) if sys.version_info >= START_FILE_FROM or os.environ.get('LAZY_CODEC_START_FILE') == '1'
-    else ())
+    ('lazy_codec.start',)
+    if sys.version_info >= START_FILE_FROM or os.environ.get('LAZY_CODEC_START_FILE') == '1'
+    else ()
+)
 
 
 class build_py_with_pth(build_py):
     def run(self):
         super().run()
         for name in STARTUP_FILES:
-            self.copy_file(os.path.join('pth', name), os.path.join(self.build_lib, name),
-                           preserve_mode=False)
+            self.copy_file(os.path.join('pth', name), os.path.join(self.build_lib, name), preserve_mode=False)
         stale = os.path.join(self.build_lib, 'lazy_codec.start')
         if 'lazy_codec.start' not in STARTUP_FILES and os.path.exists(stale):
             os.remove(stale)  # an earlier build's, in the same build directory
 
     def get_outputs(self, include_bytecode=True):
         return super().get_outputs(include_bytecode) + [
-            os.path.join(self.build_lib, name) for name in STARTUP_FILES]
+            os.path.join(self.build_lib, name) for name in STARTUP_FILES
+        ]
 
 
-class optional_build_ext(build_ext):
-    """the C accelerator, where it can be built: with no compiler or no
-    headers, a warning, and the pure-Python runtime alone (which is complete)"""
-
+class editable_wheel_with_pth(editable_wheel):
+    # The editable wheel holds only a path hook, not build_py's outputs:
+    # add the .pth to it (pip installs, records and uninstalls it).
     def run(self):
-        try:
-            super().run()
-        except Exception as exc:  # (no compiler: distutils' errors, or OSError)
-            self._skipped(exc)
-
-    def build_extension(self, ext):
-        try:
-            super().build_extension(ext)
-        except Exception as exc:
-            self._skipped(exc)
-
-    def _skipped(self, exc):
-        sys.stderr.write(f'lazy_codec: the C accelerator was not built ({exc}); '
-                         'the pure-Python runtime will run\n')
+        super().run()
+        wheels = [
+            os.path.join(self.dist_dir, name)
+            for name in os.listdir(self.dist_dir)
+            if name.endswith('.whl') and '-0.editable-' in name
+        ]
+        with zipfile.ZipFile(max(wheels, key=os.path.getmtime), 'a') as wheel:
+            for name in STARTUP_FILES:
+                wheel.write(os.path.join('pth', name), name)
 
 
 # The accelerator: CPython 3.9-3.14 with the GIL (3.15+ has the feature
@@ -72,27 +77,16 @@ ACCELERATED = (
     and not sysconfig.get_config_var('Py_GIL_DISABLED')
     and os.environ.get('LAZY_CODEC_PURE_BUILD') != '1'
 )
-ext_modules = [Extension('lazy_codec.runtime._accel', ['lazy_codec/runtime/_accel.c'])] if ACCELERATED else []
-
-cmdclass = {'build_py': build_py_with_pth, 'build_ext': optional_build_ext}
-
-try:  # setuptools >= 64: PEP 660 editable installs
-    from setuptools.command.editable_wheel import editable_wheel
-except ImportError:
-    pass
-else:
-    class editable_wheel_with_pth(editable_wheel):
-        # The editable wheel holds only a path hook, not build_py's outputs:
-        # add the .pth to it (pip installs, records and uninstalls it).
-        def run(self):
-            super().run()
-            wheels = [os.path.join(self.dist_dir, name) for name in os.listdir(self.dist_dir)
-                      if name.endswith('.whl') and '-0.editable-' in name]
-            with zipfile.ZipFile(max(wheels, key=os.path.getmtime), 'a') as wheel:
-                for name in STARTUP_FILES:
-                    wheel.write(os.path.join('pth', name), name)
-
-    cmdclass['editable_wheel'] = editable_wheel_with_pth
+ext_modules = (
+    [
+        Extension('lazy_codec.runtime._accel', ['lazy_codec/runtime/_accel.c'], optional=True),
+    ]
+    if ACCELERATED
+    else []
+)
 
 
-setup(cmdclass=cmdclass, ext_modules=ext_modules)
+setup(
+    cmdclass={'build_py': build_py_with_pth, 'editable_wheel': editable_wheel_with_pth},
+    ext_modules=ext_modules,
+)

@@ -9,6 +9,7 @@ import os
 import re
 import shutil
 import sys
+import tarfile
 
 import pytest
 from conftest import run_process, transcript
@@ -58,9 +59,12 @@ def make_venv(path):
 
 
 def isolation_args(python):
-    # build with `python`'s own setuptools only if it can build wheels and
-    # PEP 660 editable wheels (>= 64); else pip fetches them for the build
-    has_tools = run([python, '-c', 'import wheel, setuptools.command.editable_wheel'])
+    # build with `python`'s own setuptools only if it is one pyproject.toml's
+    # [build-system] asks for (>= 77: PEP 639's license fields); else pip
+    # fetches it for the build
+    has_tools = run(
+        [python, '-c', 'import setuptools, sys; sys.exit(int(setuptools.__version__.split(".")[0]) < 77)']
+    )
     return ['--no-build-isolation'] if has_tools.returncode == 0 else []
 
 
@@ -324,7 +328,10 @@ def test_install_without_a_compiler_gives_the_pure_runtime(tmp_path):
         extra_env={'CC': os.path.join(str(tmp_path), 'no-such-compiler')},
     )
     assert result.returncode == 0, transcript(result)
-    assert 'the C accelerator was not built' in result.stdout + result.stderr, transcript(result)
+    # setuptools' warning for an optional extension (setup.py)
+    assert 'building extension "lazy_codec.runtime._accel" failed' in result.stdout + result.stderr, (
+        transcript(result)
+    )
     shown = run_process(
         [python, '-m', 'lazy_codec', '--version'],
         unset_env=('PYTHON*', 'LAZY_CODEC_PURE'),
@@ -333,3 +340,66 @@ def test_install_without_a_compiler_gives_the_pure_runtime(tmp_path):
     ).stdout
     assert 'runtime: pure Python (the C accelerator is not built here)' in shown, shown
     assert_lazy_import_works(python, tmp_path)
+
+
+def test_sdist_builds_the_wheel_with_the_pth(tmp_path):
+    # the sdist has what setup.py copies into site-packages (pth/) and the
+    # test suite whole; pip installs it as from the index (an isolated build
+    # of the wheel from the sdist's unpacked tree), .pth included
+    python = make_venv(tmp_path / 'venv')
+    source = tmp_path / 'src'
+    shutil.copytree(
+        REPO,
+        source,
+        ignore=shutil.ignore_patterns(
+            '.venvs*', '.git', 'build', 'dist', '*.so', '__pycache__', '*.egg-info'
+        ),
+    )
+    # setuptools' build_meta, as a build frontend calls it, in this venv
+    check([python, '-m', 'pip', 'install', '-q', 'setuptools>=77'])
+    code = 'import sys; from setuptools import build_meta; print(build_meta.build_sdist(sys.argv[1]))'
+    dist = tmp_path / 'dist'
+    name = check([python, '-c', code, str(dist)], cwd=source).stdout.strip().splitlines()[-1]
+    with tarfile.open(os.path.join(dist, name)) as sdist:
+        names = {member.split('/', 1)[1] for member in sdist.getnames() if '/' in member}
+    for needed in (
+        'pth/lazy_codec.pth',
+        'pth/_lazy_codec_pth.py',
+        'pth/lazy_codec.start',
+        'lazy_codec/runtime/_accel.c',
+        'setup.py',
+        'pyproject.toml',
+        'LICENSE',
+        'README.md',
+        'tests/conftest.py',
+        'examples/demo.py',
+    ):
+        assert needed in names, sorted(names)
+    assert not [n for n in names if n.endswith(('.pyc', '.so'))], sorted(names)
+    check([python, '-m', 'pip', 'uninstall', '-q', '-y', 'setuptools'])
+    check([python, '-m', 'pip', 'install', '-q', '--no-deps', os.path.join(dist, name)])
+    assert PTH in os.listdir(site_packages(python))
+    assert_lazy_import_works(python, tmp_path)
+
+
+def test_matrix_reads_the_dependencies_as_a_toml_parser_does():
+    # tests/matrix.py runs on 3.9/3.10 too, where it reads pyproject.toml
+    # itself: what it reads is what a TOML parser reads
+    try:
+        import tomllib
+    except ImportError:  # 3.9, 3.10: pip's
+        tomllib = pytest.importorskip('pip._vendor.tomli')
+    sys.path.insert(0, os.path.join(REPO, 'tests'))
+    try:
+        import matrix
+    finally:
+        sys.path.remove(os.path.join(REPO, 'tests'))
+    with open(matrix.PYPROJECT, 'rb') as f:
+        data = f.read()
+    project = tomllib.loads(data.decode('utf-8'))['project']
+    expected = {'': project['dependencies'], **project['optional-dependencies']}
+    assert matrix._read_dependencies_minimal(data.decode('utf-8')) == expected
+    assert matrix.read_dependencies() == expected
+    installs, tools = matrix.dependencies()
+    assert 'pytest' in installs and 'tokenize-rt>=5' in installs and 'black' in tools
+    assert not [d for d in installs + tools if d.startswith('lazy_codec')]
