@@ -750,7 +750,8 @@ def main(argv=None):
             subprocess.run(['tar', 'x', '-C', source], input=archive, check=True)
         else:
             dirty = run(
-                ['git', 'status', '--porcelain', '--', 'lazy_codec', 'setup.py', 'setup.cfg', 'pth'], cwd=ROOT
+                ['git', 'status', '--porcelain', '--', 'lazy_codec', 'setup.py', 'pyproject.toml', 'pth'],
+                cwd=ROOT,
             )
             git += '+worktree' + (' (modified)' if dirty.stdout.strip() else '')
         # a copy of the tree per venv, which pip builds with that venv's
