@@ -1,7 +1,8 @@
-"""Real programs as benchmarks: wall time in mode "all" / eager, per interpreter.
+"""Real programs as benchmarks: wall time and instructions, mode "all" / eager, per interpreter.
 
     python benchmarks/real_programs.py [--versions 3.11,3.14] [--pairs 11] [--pure]
-                                       [--no-annotations] [--out benchmarks/results]
+                                       [--no-annotations] [--no-callgrind]
+                                       [--out benchmarks/results]
 
 For each version asked (lazy_codec on 3.9-3.14) and native 3.15 (the anchor,
 always measured in the same run): a venv .venvs/realbench-<version> with
@@ -25,6 +26,27 @@ PYTHONPROFILEIMPORTTIME, LAZY_CODEC_*; stdout and stderr go to /dev/null.
 Before timing, each program's output in A and in B is compared (they must be
 the same), and an untimed `-X importtime` run of each counts the modules it
 imports.
+
+Instructions (--callgrind, the default where valgrind is installed): after
+the warm-up, one untimed run of A and one of B under `valgrind
+--tool=callgrind`, in the timed runs' environment plus PYTHONHASHSEED=0;
+the figure is A's total over B's (all threads).  Eager runs and 3.15 repeat
+to within a few hundred instructions; lazy_codec's A to within ~1.5%, as
+its rebuilder thread wakes by the clock.
+
+What lazy_codec itself did (lazy_codec versions, `--pure` too): one more
+untimed run of A, PYTHONHASHSEED=0, with a sitecustomize shim first on
+PYTHONPATH (RUNTIME_SHIM, run once before so that its own bytecode is
+cached) that installs sys.setprofile and writes at exit, after the other
+exit callbacks, SystemExit included: the modules of sys.modules named
+lazy_codec, lazy_codec.* or _lazy_codec_pth (not the C accelerator's
+extension), and the calls to a function of lazy_codec/runtime/*.py whose
+caller is not in that directory, by function: where the runtime's Python is
+entered, by rewritten code, the accelerator, importlib or a dict lookup.
+The shim imports nothing but the built-in sys and atexit.  It profiles the
+main thread: the programs start no thread; lazy_codec's rebuilder thread
+runs only the runtime's own code.  Neither this nor callgrind is run for the
+annotation measurement below.
 
 Annotations (3.9-3.13 evaluate function and variable annotations when the
 `def`/class body/module runs; 3.14 and 3.15 defer them): the same A/B pairs
@@ -51,6 +73,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -61,6 +84,7 @@ REFERENCE = os.path.expanduser('~/.cache/reference-pythons')
 # still supports 3.9
 PIP_VERSION = '26.0.1.post1'
 ANCHOR = '3.15'
+VALGRIND = shutil.which('valgrind')
 
 SCRUB_ENV = (
     'PYTHONDONTWRITEBYTECODE',
@@ -113,6 +137,51 @@ def compile(source, filename, mode, flags=0, dont_inherit=False, optimize=-1, **
 
 
 builtins.compile = compile
+'''
+
+
+# the shim for what lazy_codec did in a run of A (not timed): its own modules
+# imported, and the calls into its pure-Python runtime from outside it, by
+# function, written to a file at exit
+RUNTIME_SHIM = '''\
+"""real_programs.py: lazy_codec's own modules imported and the calls into its
+pure-Python runtime (a function in lazy_codec/runtime/ called from outside
+it: rewritten code, the C accelerator, importlib, a dict lookup), written at
+exit.  No import statement here: in mode "all" each would be a lazy import,
+run by the runtime being counted; sys and atexit are built in."""
+sys = __import__('sys')
+atexit = __import__('atexit')
+
+RUNTIME = %(runtime)r
+calls = {}
+
+
+def count(frame, event, arg):
+    # a function's call (not a module's body) whose caller is not the runtime
+    code = frame.f_code
+    if event != 'call' or not code.co_filename.startswith(RUNTIME) or code.co_name == '<module>':
+        return
+    caller = frame.f_back
+    if caller is None or not caller.f_code.co_filename.startswith(RUNTIME):
+        name = code.co_filename[len(RUNTIME) : -len('.py')] + '.' + getattr(code, 'co_qualname', code.co_name)
+        calls[name] = calls.get(name, 0) + 1
+
+
+def write():
+    # the last exit callback (the first registered): what the others call is counted
+    sys.setprofile(None)
+    modules = sorted(
+        name
+        for name in sys.modules
+        if (name == 'lazy_codec' or name.startswith('lazy_codec.') or name == '_lazy_codec_pth')
+        and name != 'lazy_codec.runtime._accel'
+    )
+    with open(%(out)r, 'w') as f:
+        f.write(repr({'modules': modules, 'calls': calls}))
+
+
+atexit.register(write)
+sys.setprofile(count)
 '''
 
 
@@ -400,6 +469,52 @@ def imported_modules_median(argv: list[str], env: dict, cwd: str, runs: int = 3)
     return {name: int(statistics.median(run.get(name, 0) for run in found)) for name in sorted(names)}
 
 
+def instructions(argv: list[str], env: dict, cwd: str) -> int:
+    """the instructions one run executes, callgrind's total, with hash
+    randomization off (PYTHONHASHSEED=0) so that a commit's count repeats;
+    valgrind's own messages go to a log of their own"""
+    with tempfile.TemporaryDirectory(prefix='realbench-callgrind-') as tmp:
+        out = os.path.join(tmp, 'callgrind.out')
+        cmd = [VALGRIND, '--tool=callgrind', f'--callgrind-out-file={out}', f'--log-file={out}.log'] + argv
+        proc = subprocess.run(
+            cmd,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=dict(env, PYTHONHASHSEED='0'),
+            cwd=cwd,
+        )
+        if proc.returncode != 0:
+            raise SetupError(f'exit status {proc.returncode} under callgrind: {" ".join(argv)}')
+        with open(out) as f:
+            for line in f:
+                if line.startswith(('totals:', 'summary:')):
+                    return int(line.split()[1])
+    raise SetupError(f'no totals in the callgrind output of {" ".join(argv)}')
+
+
+def lazy_codec_activity(program: str, vpy: str, work: str, shim: str, extra: dict) -> dict:
+    """A of `program` run with the runtime shim first on PYTHONPATH (twice:
+    the first run compiles the shim, which in mode "all" loads the rewrite);
+    returns {'modules': lazy_codec's modules imported, 'runtime_calls':
+    the calls into its pure-Python runtime from outside it, by function}"""
+    (argv, env), _ = commands(program, vpy, work, shim, dict(extra, PYTHONHASHSEED='0'))
+    out = os.path.join(shim, 'activity')
+    for _ in range(2):
+        if os.path.exists(out):
+            os.remove(out)
+        rc, _output = run_output(argv, env, work)
+    if rc != 0 or not os.path.exists(out):
+        raise SetupError(f'exit status {rc}, with the runtime shim: {" ".join(argv)}')
+    with open(out) as f:
+        found = ast.literal_eval(f.read())
+    calls = dict(sorted(found['calls'].items(), key=lambda item: (-item[1], item[0])))
+    return {
+        'modules': found['modules'],
+        'runtime_calls': {'total': sum(calls.values()), 'by_function': calls},
+    }
+
+
 def _summary(values: list[float]) -> dict:
     return {'median': statistics.median(values), 'min': min(values), 'max': max(values)}
 
@@ -408,9 +523,12 @@ FUTURE = ' future-annotations'  # the key suffix of a venv measured with the shi
 PURE = ' pure'  # the key suffix of a venv measured with LAZY_CODEC_PURE=1 (--pure)
 
 
-def measure(setups: dict, pairs: int) -> dict:
-    """setups: key -> (vpy, work, shim dir or None); returns program -> key ->
-    figures.  Each round runs A then B of every key in turn."""
+def measure(setups: dict, pairs: int, callgrind: bool, runtime_shims: dict) -> dict:
+    """setups: key -> (vpy, work, shim dir or None, more environment);
+    returns program -> key -> figures.  Each round runs A then B of every key
+    in turn.  `callgrind`: the instructions of A and B too, for the keys
+    without a shim; runtime_shims: key -> the runtime shim's directory, for
+    the keys whose lazy_codec activity is counted."""
     results: dict = {}
     for program in PROGRAMS:
         results[program] = {}
@@ -445,6 +563,14 @@ def measure(setups: dict, pairs: int) -> dict:
             entry['import_self_us_a'] = mods_a  # median of 3 -X importtime runs
             if rc_a == 0 and rc_b == 0:
                 live[version] = (argv_a, env_a, argv_b, env_b, work)
+                if callgrind and not shim:
+                    entry['instructions_a'] = instructions(argv_a, env_a, work)
+                    entry['instructions_b'] = instructions(argv_b, env_b, work)
+                    entry['instructions_ratio'] = entry['instructions_a'] / entry['instructions_b']
+                if version in runtime_shims:
+                    entry['lazy_codec_activity'] = lazy_codec_activity(
+                        program, vpy, work, runtime_shims[version], extra
+                    )
         walls = {version: ([], []) for version in live}
         for _ in range(pairs):
             for version, (argv_a, env_a, argv_b, env_b, work) in live.items():
@@ -462,7 +588,16 @@ def measure(setups: dict, pairs: int) -> dict:
             entry['cpu_a_ms'] = _summary([x[1] * 1000 for x in a])
             entry['cpu_b_ms'] = _summary([x[1] * 1000 for x in b])
         cells = ', '.join(f'{v} {results[program][v]["ratio"]["median"]:.3f}' for v in walls)
-        print(f'  {program}: {cells}', file=sys.stderr, flush=True)
+        counted = ', '.join(
+            f'{v} {e["instructions_ratio"]:.3f}'
+            for v, e in results[program].items()
+            if 'instructions_ratio' in e
+        )
+        print(
+            f'  {program}: {cells}' + (f'; instructions {counted}' if counted else ''),
+            file=sys.stderr,
+            flush=True,
+        )
     return results
 
 
@@ -501,6 +636,25 @@ def _write_shim(version: str) -> str:
     return directory
 
 
+def _write_runtime_shim(version: str, vpy: str) -> str:
+    """RUNTIME_SHIM as the sitecustomize of .venvs/realbench-<version>/runtime-shim/,
+    for the runtime installed in that venv; it writes to `activity` beside it"""
+    # (-I: the venv's, not this checkout's from the working directory)
+    proc = _run([vpy, '-I', '-c', 'import lazy_codec.runtime as r; print(r.__path__[0])'], env=clean_env())
+    _check(proc, 'locating lazy_codec.runtime')
+    directory = os.path.join(VENVS, f'realbench-{version}', 'runtime-shim')
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, 'sitecustomize.py'), 'w') as f:
+        f.write(
+            RUNTIME_SHIM
+            % {
+                'runtime': proc.stdout.strip().splitlines()[-1] + os.sep,
+                'out': os.path.join(directory, 'activity'),
+            }
+        )
+    return directory
+
+
 # -- report ------------------------------------------------------------------------
 
 
@@ -517,6 +671,41 @@ def _cell(entry: dict | None) -> str:
         return f'fails (A exit {entry.get("exit_a")}, B exit {entry.get("exit_b")})'
     mark = '' if entry.get('same_output', True) else ' (output differs)'
     return f'{entry["ratio"]["median"]:.3f}{mark}'
+
+
+def _render_activity(data: dict, versions: list[str]) -> list[str]:
+    """the table of lazy_codec's modules and calls into its Python runtime,
+    and the functions most called into, summed over the programs"""
+    versions = [
+        v for v in versions if any('lazy_codec_activity' in r.get(v, {}) for r in data['results'].values())
+    ]
+    if not versions:
+        return []
+    out = [
+        '',
+        "lazy_codec's Python modules imported / calls into the Python runtime (a function in "
+        'lazy_codec/runtime/ called from outside it: rewritten code, the C accelerator, importlib, '
+        'a dict lookup), one run of A',
+        '',
+        '| program | ' + ' | '.join(f'lazy_codec {v}' for v in versions) + ' |',
+        '|---|' + '---|' * len(versions),
+    ]
+    for program in PROGRAMS:
+        cells = []
+        for v in versions:
+            e = data['results'][program].get(v, {}).get('lazy_codec_activity')
+            cells.append(f'{len(e["modules"])} / {e["runtime_calls"]["total"]:,}' if e else '-')
+        out.append(f'| {program} | ' + ' | '.join(cells) + ' |')
+    out += ['', f'the functions most called into, over the {len(PROGRAMS)} programs:', '']
+    for v in versions:
+        calls: dict[str, int] = {}
+        for by_version in data['results'].values():
+            e = by_version.get(v, {}).get('lazy_codec_activity')
+            for name, n in (e['runtime_calls']['by_function'] if e else {}).items():
+                calls[name] = calls.get(name, 0) + n
+        top = sorted(calls.items(), key=lambda item: (-item[1], item[0]))[:5]
+        out.append(f'* lazy_codec {v}: ' + ', '.join(f'`{name}` {n:,}' for name, n in top))
+    return out
 
 
 def render(data: dict) -> str:
@@ -536,6 +725,26 @@ def render(data: dict) -> str:
         out.append(
             f'| {program} | ' + ' | '.join(_cell(data['results'][program].get(v)) for v in order) + ' |'
         )
+    if any('instructions_ratio' in e for by_version in data['results'].values() for e in by_version.values()):
+        out += [
+            '',
+            'instructions (callgrind), mode "all" / eager (9th: lazified / plain): one run of each, '
+            'PYTHONHASHSEED=0; in brackets A / B, millions',
+            '',
+            '| program | ' + ' | '.join(cols) + ' |',
+            '|---|' + '---|' * len(cols),
+        ]
+        for program in PROGRAMS:
+            cells = []
+            for v in order:
+                e = data['results'][program].get(v)
+                cells.append(
+                    f'{e["instructions_ratio"]:.3f} ({e["instructions_a"] / 1e6:.1f} / '
+                    f'{e["instructions_b"] / 1e6:.1f})'
+                    if e and 'instructions_ratio' in e
+                    else '-'
+                )
+            out.append(f'| {program} | ' + ' | '.join(cells) + ' |')
     out += [
         '',
         'CPU time (user + system) of the same runs, mode "all" / eager: median of the pairwise ratios',
@@ -562,6 +771,7 @@ def render(data: dict) -> str:
             e = data['results'][program].get(v)
             cells.append(f'{e["modules_a"]} ({e["modules_b"]})' if e else '-')
         out.append(f'| {program} | ' + ' | '.join(cells) + ' |')
+    out += _render_activity(data, others)
     ann = data.get('annotations')
     if ann:
         aversions = sorted(ann['results'][next(iter(PROGRAMS))], key=_version_key)
@@ -607,6 +817,13 @@ def main(argv: list[str] | None = None) -> int:
         action='store_true',
         help='measure the pure-Python runtime too (LAZY_CODEC_PURE=1), beside the accelerator',
     )
+    parser.add_argument(
+        '--callgrind',
+        action=argparse.BooleanOptionalAction,
+        default=VALGRIND is not None,
+        help='count the instructions of one run of A and of B under callgrind '
+        '(default: where valgrind is installed)',
+    )
     parser.add_argument('--out', default=os.path.join(ROOT, 'benchmarks', 'results'))
     parser.add_argument(
         '--lazy-codec',
@@ -621,6 +838,8 @@ def main(argv: list[str] | None = None) -> int:
         'edits left out)',
     )
     args = parser.parse_args(argv)
+    if args.callgrind and VALGRIND is None:
+        parser.error('--callgrind: valgrind is not installed')
     if args.head:
         args.lazy_codec = _export_head()
     start = time.monotonic()
@@ -655,6 +874,12 @@ def main(argv: list[str] | None = None) -> int:
         for version in versions:
             if version != ANCHOR:
                 setups[version + PURE] = setups[version][:2] + (None, {'LAZY_CODEC_PURE': '1'})
+    runtime_shims = {}
+    for version in versions:
+        if version != ANCHOR:
+            runtime_shims[version] = _write_runtime_shim(version, setups[version][0])
+            if args.pure:
+                runtime_shims[version + PURE] = runtime_shims[version]
     print(
         f'measuring {len(PROGRAMS)} programs x {len(setups)} setups x {args.pairs} pairs',
         file=sys.stderr,
@@ -676,8 +901,11 @@ def main(argv: list[str] | None = None) -> int:
         'lazified_jinja2': lazified,
         'machine': f'{platform.machine()}, {os.cpu_count()} cpus, {platform.platform()}',
         'date': time.strftime('%Y-%m-%d'),
+        'callgrind': _run([VALGRIND, '--version']).stdout.strip() + ' --tool=callgrind, PYTHONHASHSEED=0'
+        if args.callgrind
+        else None,
     }
-    results = measure(setups, args.pairs)
+    results = measure(setups, args.pairs, args.callgrind, runtime_shims)
     data['results'] = {p: {v: e for v, e in r.items() if not v.endswith(FUTURE)} for p, r in results.items()}
     if not args.no_annotations:
         data['annotations'] = {
