@@ -40,16 +40,30 @@ def search(name):
         return search(name)
 
 
-def runtime_function(name):
-    # 3.15's sys function `name` until the runtime is loaded: its first call
-    # loads it, which puts its own in sys, and calls that
-    def function(*args, **kwargs):
-        import lazy_codec.runtime.api  # noqa: F401  (its import puts them in sys)
+# 3.15's sys functions until the runtime is loaded: each loads it at its
+# first call (the runtime puts its own in sys then) and calls the runtime's
+def set_lazy_imports(*args, **kwargs):
+    import lazy_codec.runtime.api  # noqa: F401
 
-        return vars(sys)[name](*args, **kwargs)
+    return sys.set_lazy_imports(*args, **kwargs)
 
-    function.__name__ = function.__qualname__ = name
-    return function
+
+def get_lazy_imports(*args, **kwargs):
+    import lazy_codec.runtime.api  # noqa: F401
+
+    return sys.get_lazy_imports(*args, **kwargs)
+
+
+def set_lazy_imports_filter(*args, **kwargs):
+    import lazy_codec.runtime.api  # noqa: F401
+
+    return sys.set_lazy_imports_filter(*args, **kwargs)
+
+
+def get_lazy_imports_filter(*args, **kwargs):
+    import lazy_codec.runtime.api  # noqa: F401
+
+    return sys.get_lazy_imports_filter(*args, **kwargs)
 
 
 def entry(*a, **k):
@@ -159,11 +173,12 @@ if sys.version_info < (3, 15):
     # attribute load from a module whose dict has one, so every `sys.x` of a
     # program, importlib's at each import, would run unspecialized).  The
     # runtime, when it loads, puts its own in sys; sys.lazy_modules is empty
-    # until the first lazy statement, which loads the runtime
-    for name in ('set_lazy_imports', 'get_lazy_imports', 'set_lazy_imports_filter', 'get_lazy_imports_filter'):
-        setattr(sys, name, runtime_function(name))
-    del name
-    sys.lazy_modules = set()
+    # until the first lazy statement, which loads the runtime (unless the
+    # runtime's are there: this module run again, by `lazy-codec run`)
+    if 'lazy_modules' not in vars(sys):
+        sys.set_lazy_imports, sys.get_lazy_imports = set_lazy_imports, get_lazy_imports
+        sys.set_lazy_imports_filter, sys.get_lazy_imports_filter = set_lazy_imports_filter, get_lazy_imports_filter
+        sys.lazy_modules = set()
     builtins.ImportCycleError = type(
         'ImportCycleError', (ImportError,), {'__doc__': 'Import produces a cycle.', '__module__': 'builtins'}
     )
