@@ -176,8 +176,10 @@ if sys.version_info < (3, 15):
     # until the first lazy statement, which loads the runtime (unless the
     # runtime's are there: this module run again, by `lazy-codec run`)
     if 'lazy_modules' not in vars(sys):
-        sys.set_lazy_imports, sys.get_lazy_imports = set_lazy_imports, get_lazy_imports
-        sys.set_lazy_imports_filter, sys.get_lazy_imports_filter = set_lazy_imports_filter, get_lazy_imports_filter
+        sys.set_lazy_imports = set_lazy_imports
+        sys.get_lazy_imports = get_lazy_imports
+        sys.set_lazy_imports_filter = set_lazy_imports_filter
+        sys.get_lazy_imports_filter = get_lazy_imports_filter
         sys.lazy_modules = set()
     builtins.ImportCycleError = type(
         'ImportCycleError', (ImportError,), {'__doc__': 'Import produces a cycle.', '__module__': 'builtins'}

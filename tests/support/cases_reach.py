@@ -333,9 +333,7 @@ print('run_path', probe.kind(ran, 'colorsys'), ours())
 """,
     files={
         'plainall.py': (
-            'import colorsys\n'
-            'import keyword\n'
-            'firsts = [colorsys.__name__ + k for k in keyword.kwlist[:3]]\n'
+            'import colorsys\nimport keyword\nfirsts = [colorsys.__name__ + k for k in keyword.kwlist[:3]]\n'
         ),
         'script.py': 'import colorsys\n',
     },
