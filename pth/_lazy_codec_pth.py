@@ -7,8 +7,8 @@ cached bytecode, 0.9 M).  It imports nothing (`builtins`, `codecs`, `os`,
 `sys` are loaded by then) and does not import lazy_codec.
 
 It registers the `lazy` codec, whose module is imported only when a file
-with the cookie is decoded; on 3.9-3.14 it makes 3.15's sys API load the
-runtime when first asked for (a module __getattr__ on sys); it reads
+with the cookie is decoded; on 3.9-3.14 it puts 3.15's sys API in sys,
+functions that load the runtime at their first call; it reads
 -X lazy_imports / PYTHON_LAZY_IMPORTS / LAZY_CODEC_* only when one is set.
 It makes the builtin through which rewritten code reaches the runtime with
 no import (lazy_codec/_entry.py does the same where no .pth ran), and 3.15's
@@ -40,18 +40,30 @@ def search(name):
         return search(name)
 
 
-def api(name):
-    if name in {
-        'set_lazy_imports',
-        'get_lazy_imports',
-        'set_lazy_imports_filter',
-        'get_lazy_imports_filter',
-        'lazy_modules',
-    }:
-        import lazy_codec.runtime.api  # noqa: F401  (its import puts them in sys)
+# 3.15's sys functions until the runtime is loaded: each loads it at its
+# first call (the runtime puts its own in sys then) and calls the runtime's
+def set_lazy_imports(*args, **kwargs):
+    import lazy_codec.runtime.api  # noqa: F401
 
-        return vars(sys)[name]
-    raise AttributeError(f"module 'sys' has no attribute {name!r}")
+    return sys.set_lazy_imports(*args, **kwargs)
+
+
+def get_lazy_imports(*args, **kwargs):
+    import lazy_codec.runtime.api  # noqa: F401
+
+    return sys.get_lazy_imports(*args, **kwargs)
+
+
+def set_lazy_imports_filter(*args, **kwargs):
+    import lazy_codec.runtime.api  # noqa: F401
+
+    return sys.set_lazy_imports_filter(*args, **kwargs)
+
+
+def get_lazy_imports_filter(*args, **kwargs):
+    import lazy_codec.runtime.api  # noqa: F401
+
+    return sys.get_lazy_imports_filter(*args, **kwargs)
 
 
 def entry(*a, **k):
@@ -157,7 +169,18 @@ def install_loader_hooks():
 
 if sys.version_info < (3, 15):
     install_loader_hooks()
-    vars(sys)['__getattr__'] = api
+    # 3.15's sys API (not a module __getattr__ on sys: CPython specializes no
+    # attribute load from a module whose dict has one, so every `sys.x` of a
+    # program, importlib's at each import, would run unspecialized).  The
+    # runtime, when it loads, puts its own in sys; sys.lazy_modules is empty
+    # until the first lazy statement, which loads the runtime (unless the
+    # runtime's are there: this module run again, by `lazy-codec run`)
+    if 'lazy_modules' not in vars(sys):
+        sys.set_lazy_imports = set_lazy_imports
+        sys.get_lazy_imports = get_lazy_imports
+        sys.set_lazy_imports_filter = set_lazy_imports_filter
+        sys.get_lazy_imports_filter = get_lazy_imports_filter
+        sys.lazy_modules = set()
     builtins.ImportCycleError = type(
         'ImportCycleError', (ImportError,), {'__doc__': 'Import produces a cycle.', '__module__': 'builtins'}
     )

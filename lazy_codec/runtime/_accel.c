@@ -583,6 +583,24 @@ plain_peek(void)
     return peek;
 }
 
+/* lookup.key_eq's first answer for a used key (its lazy is None) still in
+ * its dict (settled in place: an escaped key, or in a loop that may iterate
+ * the dict, until the rebuilder makes it plain): 1 when the entry holds the
+ * real object (the lookup finds it: nothing to do), 0 when it holds a lazy
+ * object again (Python re-arms the key) */
+static int
+settled_in_place(KeyObject *key)
+{
+    if (!S.ready || key->namespace == NULL || !PyDict_Check(key->namespace))
+        return 0;
+    busy++;
+    PyObject *value = PyDict_GetItemWithError(key->namespace, (PyObject *)key);
+    busy--;
+    if (value == NULL)
+        return PyErr_Occurred() ? -1 : 1;
+    return Py_TYPE(value) != S.lazy_import;
+}
+
 static PyObject *
 key_richcompare(PyObject *self, PyObject *other, int op)
 {
@@ -597,6 +615,13 @@ key_richcompare(PyObject *self, PyObject *other, int op)
         return PyBool_FromLong(op == Py_NE);
     if (busy)
         return PyBool_FromLong(op == Py_EQ);
+    if (((KeyObject *)self)->lazy == Py_None) {
+        int real = settled_in_place((KeyObject *)self);
+        if (real < 0)
+            return NULL;
+        if (real)
+            return PyBool_FromLong(op == Py_EQ);
+    }
     if (op == Py_EQ) {
         int done = settle_fast((KeyObject *)self, other);
         if (done < 0)

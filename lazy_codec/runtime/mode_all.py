@@ -1,12 +1,14 @@
 """Import hooks for modules without the cookie.
 
 Mode "all": every eligible module-level import of every module imported from
-then on is potentially lazy, as with 3.15's `-X lazy_imports=all`.  A meta
-path finder, installed only while the mode is "all", hands source modules
-that the path finder finds to a loader that rewrites their plain imports
-(`emitter.rewrite(..., every_import=True)`) before compiling.  Their
-bytecode goes to its own cache file (optimization tag `lazyall3`), so that a
-run in mode "normal", or without lazy_codec, never loads it.
+then on is potentially lazy, as with 3.15's `-X lazy_imports=all`.  While the
+mode is "all", SourceFileLoader.get_code (the path finder's loader, and one
+made by hand) rewrites a module's plain imports (`emitter.rewrite(...,
+every_import=True)`) before compiling.  Its bytecode goes to its own cache
+file (optimization tag `lazyall3`), so that a run in mode "normal", or
+without lazy_codec, never loads it.  No finder of ours runs at an import: a
+module's spec and loader are the path finder's, as on 3.15, and an import
+pays one Python call over importlib's own (benchmarks/loader_cost.py).
 
 `__lazy_modules__` without the cookie is lazy_codec/_loader.py's (the source
 loaders' hook): `cached_code`, with its own tag, serves both.
@@ -117,57 +119,21 @@ def cached_code(loader, fullname: str, tag: str):
     return code
 
 
-class AllImportsLoader(SourceFileLoader):  # type: ignore[misc, valid-type]
-    """a source file loader whose modules' plain imports may be lazy"""
-
-    tag = OPTIMIZATION_TAG
-
-    def source_to_code(self, data, path, *, _optimize=-1):
-        return rewritten_code(data, path, _optimize)
-
-    def get_code(self, fullname):
-        return cached_code(self, fullname, self.tag)
-
-    # (no exec_module of its own: a frame of ours between importlib's would
-    # keep importlib's frames in the traceback of an error the module raises)
-
-
-class AllImportsFinder:
-    """finds what the path finder finds; source modules get `loader`"""
-
-    loader = AllImportsLoader
-
-    @classmethod
-    def find_spec(cls, name, path=None, target=None):
-        if not eligible(name):
-            return None  # the runtime itself: its imports are what lazy imports call
-        spec = PathFinder.find_spec(name, path, target)
-        if spec is not None and type(spec.loader) is SourceFileLoader:
-            spec.loader = cls.loader(spec.loader.name, spec.loader.path)
-        return spec
-
-    @classmethod
-    def invalidate_caches(cls):
-        pass
-
-
-# -- code loaded other than through the finder --------------------------------
+# -- what mode "all" reaches -------------------------------------------------
 # On 3.15 the mode is the interpreter's: every module-level import is
-# eligible, wherever its code came from.  Besides modules the finder finds,
-# mode "all" reaches a source file loaded by a plain SourceFileLoader made
-# by hand (importlib.util.spec_from_file_location + exec_module: plugin
-# systems), runpy.run_path's files, and the main script (see
-# lazy_codec._startup.run_main_script) and pytest's test modules (see
-# lazy_codec.runtime.pytest_plugin).  `exec` of a string stays out, as on 3.15 it
-# has no loader to ask either.
+# eligible, wherever its code came from.  Here: a source file loaded by a
+# plain SourceFileLoader (the path finder's, or one made by hand:
+# importlib.util.spec_from_file_location + exec_module, plugin systems),
+# runpy.run_path's files, the main script (opt-in, below) and pytest's test
+# modules (see lazy_codec.runtime.pytest_plugin).  A loader class of a
+# program's own, and `exec` of a string, stay out (on 3.15 `exec` has no
+# loader to ask either).
 
 _plain_get_code = SourceFileLoader.get_code
 
 
 def _get_code(loader, fullname):
-    """SourceFileLoader.get_code while mode "all" is on: a file loaded by a
-    plain source loader (not the finder's) is rewritten too, its bytecode
-    cached apart"""
+    """SourceFileLoader.get_code while mode "all" is on"""
     if type(loader) is SourceFileLoader and eligible(fullname):
         return cached_code(loader, fullname, OPTIMIZATION_TAG)
     return _plain_get_code(loader, fullname)
@@ -214,10 +180,25 @@ if TYPE_CHECKING:
 else:
     _Loader = object
 
+# Until runpy is imported, mode "all" waits for it.  Where the interpreter
+# has runpy frozen (3.11+), in FrozenImporter.exec_module, which no import
+# of a source module calls; else (3.9, 3.10, -X frozen_modules=off) in a
+# finder first on sys.meta_path, which each import calls until then (about
+# 5 K instructions an import on 3.11, hence not everywhere).
+_FrozenImporter = sys.modules['_frozen_importlib'].FrozenImporter
+_frozen_exec_module = vars(_FrozenImporter)['exec_module']
+
+
+def _exec_frozen(module):
+    """FrozenImporter.exec_module until runpy is imported"""
+    _frozen_exec_module.__func__(module)
+    if module.__name__ == 'runpy':
+        _stop_waiting_for_runpy()
+        _reach_runpy(module)
+
 
 class _RunpyLoader(_Loader):
-    """runpy's own loader (frozen on 3.11+, AllImportsLoader's on 3.9/3.10),
-    then _reach_runpy"""
+    """runpy's own loader, then _reach_runpy"""
 
     def __init__(self, loader):
         self.loader = loader
@@ -231,8 +212,8 @@ class _RunpyLoader(_Loader):
 
 
 class RunpyFinder:
-    """first on sys.meta_path in mode "all": finds runpy as the others do,
-    with _RunpyLoader"""
+    """first on sys.meta_path until runpy is imported, where it is not
+    frozen: finds runpy as the others do, with _RunpyLoader"""
 
     @classmethod
     def find_spec(cls, name, path=None, target=None):
@@ -242,6 +223,9 @@ class RunpyFinder:
             if finder is not cls and hasattr(finder, 'find_spec'):
                 spec = finder.find_spec(name, path, target)
                 if spec is not None:
+                    # (found: the import system's loop over sys.meta_path
+                    # ends here, so leaving it cannot make that loop skip one)
+                    _stop_waiting_for_runpy()
                     if spec.loader is not None and hasattr(spec.loader, 'exec_module'):
                         spec.loader = _RunpyLoader(spec.loader)
                     return spec
@@ -252,34 +236,46 @@ class RunpyFinder:
         pass
 
 
-def install(finder=AllImportsFinder) -> None:
-    if finder is AllImportsFinder:
-        SourceFileLoader.get_code = _get_code
-        if 'runpy' in sys.modules:
-            _reach_runpy(sys.modules['runpy'])
-        elif RunpyFinder not in sys.meta_path:
-            sys.meta_path.insert(0, RunpyFinder)
-    if finder not in sys.meta_path:
-        # before the path finder
-        index = sys.meta_path.index(PathFinder) if PathFinder in sys.meta_path else len(sys.meta_path)
-        sys.meta_path.insert(index, finder)
+# (its frame between importlib's claims importlib's file, as the .pth's
+# loader hooks do, so that a traceback leaves it out with them)
+_exec_frozen.__code__ = _exec_frozen.__code__.replace(
+    co_filename=_frozen_exec_module.__func__.__code__.co_filename
+)
+
+
+def _wait_for_runpy() -> None:
+    if sys.modules['_imp'].is_frozen('runpy'):
+        _FrozenImporter.exec_module = staticmethod(_exec_frozen)
+    elif RunpyFinder not in sys.meta_path:
+        sys.meta_path.insert(0, RunpyFinder)
+
+
+def _stop_waiting_for_runpy() -> None:
+    if vars(_FrozenImporter)['exec_module'] is not _frozen_exec_module:
+        _FrozenImporter.exec_module = _frozen_exec_module
+    while RunpyFinder in sys.meta_path:
+        sys.meta_path.remove(RunpyFinder)
+
+
+def install() -> None:
+    SourceFileLoader.get_code = _get_code
+    if 'runpy' in sys.modules:
+        _reach_runpy(sys.modules['runpy'])
+    else:
+        _wait_for_runpy()
 
 
 def installed() -> bool:
-    """is mode "all" on (its finder on sys.meta_path)?  The mode's one state
-    before the runtime is loaded: `-X lazy_imports=all` installs the hooks at
-    start, and the runtime, loaded later, reads its mode from here"""
-    return AllImportsFinder in sys.meta_path
+    """is mode "all" on (SourceFileLoader.get_code ours)?  The mode's one
+    state before the runtime is loaded: `-X lazy_imports=all` installs the
+    hook at start, and the runtime, loaded later, reads its mode from here"""
+    return vars(SourceFileLoader).get('get_code') is _get_code
 
 
-def uninstall(finder=AllImportsFinder) -> None:
-    if finder is AllImportsFinder:
-        if vars(SourceFileLoader).get('get_code') is _get_code:
-            del SourceFileLoader.get_code  # (SourceLoader's again)
-        while RunpyFinder in sys.meta_path:
-            sys.meta_path.remove(RunpyFinder)
-    while finder in sys.meta_path:
-        sys.meta_path.remove(finder)
+def uninstall() -> None:
+    if installed():
+        del SourceFileLoader.get_code  # (SourceLoader's again)
+    _stop_waiting_for_runpy()
 
 
 # -- the main script ---------------------------------------------------------------

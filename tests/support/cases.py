@@ -716,6 +716,26 @@ print(len(results), len(mods), {v for _, v in results}, slowmod.COUNT, type(glob
 )
 
 # -- 3.15's controls: the API, the filter, __lazy_modules__ ------------------------
+# 3.15's sys API asked for before any lazy statement has run (lazy_codec
+# loads its runtime at the first call of one of the functions)
+case(
+    'api_before_any_lazy_statement',
+    """\
+import sys, probe
+print(type(sys.lazy_modules).__name__, probe.lazy_mods(), '__getattr__' in vars(sys))
+get = sys.get_lazy_imports
+print(get.__name__, get(), sys.get_lazy_imports_filter())
+try:
+    sys.set_lazy_imports()
+except TypeError as e:
+    print(type(e).__name__, e)
+sys.set_lazy_imports('all'); print(get())
+sys.set_lazy_imports('normal')
+lazy import heavy
+print(probe.lazy_mods(), get())
+""",
+)
+
 case(
     'api_functions',
     """\

@@ -314,6 +314,32 @@ _MODE_ALL = ['-X', 'lazy_imports=all']
 # the main script is reached on request only (its cost: see the README)
 _MAIN_SCRIPT = {'LAZY_CODEC_MAIN_SCRIPT': '1'}
 
+# the import system as 3.15 leaves it in mode "all": a module's loader is
+# importlib's, sys.meta_path holds no finder of the mode's, before and after
+# runpy's import; a name used in a comprehension of a module body (a loop
+# that may iterate the module's dict) is looked up on every turn
+case(
+    'mode_all_import_system_as_is',
+    """\
+import sys, probe
+def ours():
+    return [f for f in sys.meta_path if 'lazy' in (getattr(f, '__module__', '') or '')]
+import plainall
+print(type(plainall.__loader__).__name__, type(plainall.__spec__.loader).__name__, ours())
+print(plainall.firsts, probe.kind(vars(plainall), 'colorsys'), probe.kind(vars(plainall), 'keyword'))
+import runpy
+ran = runpy.run_path('script.py')
+print('run_path', probe.kind(ran, 'colorsys'), ours())
+""",
+    files={
+        'plainall.py': (
+            'import colorsys\nimport keyword\nfirsts = [colorsys.__name__ + k for k in keyword.kwlist[:3]]\n'
+        ),
+        'script.py': 'import colorsys\n',
+    },
+    argv=[*_MODE_ALL, 'main.py'],
+)
+
 case(
     'mode_all_main_script_and_loaders',
     """\
