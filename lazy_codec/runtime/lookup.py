@@ -78,20 +78,20 @@ def key_eq(self, other):
     """a lazy key compared in a lookup (see the module docstring)"""
     if _str_eq(self, other) is not True:
         return False
+    frame = _getframe(1)
     if self.lazy is None:
         # used, yet still a key: settled in place (an escaped key, a loop),
         # or put back by a restore of a copy (mock.patch.dict).  Its entry
         # holds the real object (each lookup of a loop over the dict, until
-        # the rebuilder makes the key plain): nothing to do, and no frame
-        # to read
-        if type(self.namespace.get(self, None)) is not LazyImportType:
+        # the rebuilder makes the key plain): nothing to do, and no bytecode
+        # to read (the lookup that finds the entry is ours: in our frame,
+        # its compare of `self` with the entry's key answers at once)
+        if _in_runtime(frame) or type(self.namespace.get(self, None)) is not LazyImportType:
             return True
-        frame = _getframe(1)
         loading = _rearmed(self, frame)
         if not loading:
             return True
     else:
-        frame = _getframe(1)
         loading = is_loading(frame)  # (STDLIB_SITE: see below)
         if not loading:
             if hands_value_out(frame) and not _in_runtime(frame):
