@@ -588,3 +588,71 @@ def test_call_site_reading_peeks_and_unknown_callees(tmp_path):
         'int int False False',
         'lazy_import False',
     ]
+
+
+@pytest.mark.skipif(NATIVE, reason='the backport runtime is not used on 3.15+')
+def test_keys_are_strs_of_every_kind(tmp_path):
+    # a lazy key is a str equal to its name in everything but its class (the
+    # accelerator fills its fields itself, without str.__new__: one-byte,
+    # Latin-1, two- and four-byte names alike), has no __dict__, and pickles
+    # as its name
+    names = ['json', 'caf\xe9', 'x\u0101b', '\U00010400y']
+    main = COOKIE + ''.join(f'lazy import {name}\n' for name in names)
+    main += textwrap.dedent(f"""\
+        import copy, pickle, sys
+        from lazy_codec.runtime.accelerator import accel
+        if accel is not None:
+            assert accel.keys_by_hand()  # (else keys come from str.__new__: this test would not test them)
+        names = {names!r}
+        keys = {{str(k): k for k in list(globals()) if type(k) is not str}}
+        assert sorted(keys) == sorted(names), keys
+        for name in names:
+            key = keys[name]
+            assert isinstance(key, str) and type(key).__name__ == 'LazyName'
+            assert str.__eq__(key, name) and str.__hash__(key) == hash(name)
+            assert str(key) == name and type(str(key)) is str and repr(key) == repr(name)
+            assert len(key) == len(name) and list(key) == list(name) and key[1:] == name[1:]
+            assert key.upper() == name.upper() and key + '!' == name + '!' and f'{{key}}' == name
+            assert '%s' % key == name and key.encode() == name.encode() and key.isidentifier()
+            assert key.encode('utf-16') == name.encode('utf-16') and key.casefold() == name.casefold()
+            assert key.startswith(name[0]) and key.find(name[-1]) == len(name) - 1
+            assert sys.intern(str(key)) is sys.intern(name) and not hasattr(key, '__dict__')
+            for copied in (pickle.loads(pickle.dumps(key)), copy.copy(key), copy.deepcopy(key)):
+                assert copied == name and type(copied) is str
+        print(sorted(str(k) for k in pickle.loads(pickle.dumps(list(keys.values())))) == sorted(names))
+    """)
+    out = run(tmp_path, {'main.py': main})
+    assert out == 'True\n'
+
+
+@pytest.mark.skipif(NATIVE, reason='the backport runtime is not used on 3.15+')
+def test_live_key_count_after_a_dict_was_made_plain(tmp_path):
+    # a namespace whose last lazy name was used (its count gone from the
+    # table) and that binds lazily again gets a new count, in statements
+    # that alternate between namespaces too (C remembers the last one)
+    out = run(
+        tmp_path,
+        {
+            'main.py': textwrap.dedent("""\
+        import colorsys, json
+        from lazy_codec.rewrite.emitter import rewrite
+        from lazy_codec.runtime import api, state
+        one = {'__name__': 'one'}
+        two = {'__name__': 'two'}
+        exec(compile(rewrite('lazy import json\\n'), 'one.py', 'exec'), one)
+        exec(compile(rewrite('lazy import json\\nlazy import colorsys\\n'), 'two.py', 'exec'), two)
+        exec(compile(rewrite('lazy import colorsys\\n'), 'one.py', 'exec'), one)
+        first = state.live_keys[id(one)]()
+        print(first.count, state.live_keys[id(two)]().count)
+        kept = list(one)  # (the keys, and so their count, kept alive)
+        exec('json; colorsys', one)
+        print(first.count, id(one) in state.live_keys)
+        exec(compile(rewrite('lazy import json\\n'), 'one.py', 'exec'), one)
+        again = state.live_keys[id(one)]()
+        print(again is not first, again.count, first.count)
+        exec('json', one)
+        print(again.count, id(one) in state.live_keys, one['json'] is json)
+    """)
+        },
+    )
+    assert out == '2 2\n0 False\nTrue 1 0\n0 False True\n'

@@ -132,6 +132,126 @@ key_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     return PyUnicode_Type.tp_new(type, args, kwds);
 }
 
+/* A LazyName for `name`, an exact str: what `LazyName(name)` makes (str's
+ * __new__ for a subclass: a "legacy" str, the struct and its characters in
+ * two blocks), without the argument parsing, the argument tuple and the
+ * conversion, which cost a statement several hundred instructions.  The
+ * fields are filled as each version's own header describes a ready legacy
+ * string (Include/cpython/unicodeobject.h: compact = 0, data.any the
+ * characters, utf8 shared with them when ascii, on 3.9-3.11 wstr shared
+ * when a character is a wchar_t), by field name, so compiled against each
+ * version's layout; and setup() checks the result field by field against
+ * str.__new__'s for names of each kind (key_by_hand_agrees), else every key
+ * is made by str.__new__. */
+static int key_by_hand; /* set by setup() when the check passes */
+
+static PyObject *
+key_by_str_new(PyTypeObject *type, PyObject *name)
+{
+    PyObject *args = PyTuple_Pack(1, name);
+    if (args == NULL)
+        return NULL;
+    PyObject *key = type->tp_new(type, args, NULL);
+    Py_DECREF(args);
+    return key;
+}
+
+static PyObject *
+key_filled(PyTypeObject *type, PyObject *name)
+{
+#if PY_VERSION_HEX < 0x030C0000
+    if (!PyUnicode_IS_READY(name))
+        return key_by_str_new(type, name);
+#endif
+    Py_hash_t hash = PyObject_Hash(name); /* (an exact str: its cached hash) */
+    if (hash == -1)
+        return NULL;
+    Py_ssize_t length = PyUnicode_GET_LENGTH(name);
+    int kind = PyUnicode_KIND(name);
+    void *data = PyObject_Malloc((size_t)(length + 1) * kind);
+    if (data == NULL)
+        return PyErr_NoMemory();
+    PyObject *self = type->tp_alloc(type, 0); /* (zeroed) */
+    if (self == NULL) {
+        PyObject_Free(data);
+        return NULL;
+    }
+    memcpy(data, PyUnicode_DATA(name), (size_t)(length + 1) * kind);
+    PyASCIIObject *ascii = (PyASCIIObject *)self;
+    PyCompactUnicodeObject *compact = (PyCompactUnicodeObject *)self;
+    ascii->length = length;
+    ascii->hash = hash;
+    ascii->state.interned = 0;
+    ascii->state.kind = kind;
+    ascii->state.compact = 0;
+    ascii->state.ascii = PyUnicode_IS_ASCII(name);
+#if PY_VERSION_HEX < 0x030C0000
+    ascii->state.ready = 1;
+    if (kind == sizeof(wchar_t)) {
+        ascii->wstr = (wchar_t *)data;
+        compact->wstr_length = length;
+    }
+#endif
+    if (PyUnicode_IS_ASCII(name)) {
+        compact->utf8 = (char *)data;
+        compact->utf8_length = length;
+    }
+    ((PyUnicodeObject *)self)->data.any = data;
+    return self;
+}
+
+static PyObject *
+key_of(PyObject *name)
+{
+    if (key_by_hand && PyUnicode_CheckExact(name))
+        return key_filled(S.lazy_name, name);
+    return key_by_str_new(S.lazy_name, name);
+}
+
+/* do key_filled's keys have str.__new__'s fields, for names of each kind?
+ * 1 yes, 0 no, -1 error */
+static int
+key_by_hand_agrees(PyTypeObject *type)
+{
+    static const char *names[] = {"json", "", "_\xc3\xa9t\xc3\xa9", "\xc4\x81" "b", "x\xf0\x9f\x90\x8d", NULL};
+    int agree = 1;
+    for (int i = 0; agree == 1 && names[i] != NULL; i++) {
+        PyObject *name = PyUnicode_FromString(names[i]);
+        if (name == NULL || PyObject_Hash(name) == -1) {
+            Py_XDECREF(name);
+            return -1;
+        }
+        PyObject *made = key_by_str_new(type, name), *filled = made ? key_filled(type, name) : NULL;
+        if (filled == NULL) {
+            Py_XDECREF(made);
+            Py_DECREF(name);
+            return -1;
+        }
+        PyASCIIObject *a = (PyASCIIObject *)made, *b = (PyASCIIObject *)filled;
+        PyCompactUnicodeObject *ca = (PyCompactUnicodeObject *)made, *cb = (PyCompactUnicodeObject *)filled;
+        void *da = ((PyUnicodeObject *)made)->data.any, *db = ((PyUnicodeObject *)filled)->data.any;
+        Py_ssize_t length = PyUnicode_GET_LENGTH(name);
+        int kind = PyUnicode_KIND(name);
+        agree = a->length == length && b->length == length && a->hash == b->hash &&
+                a->state.interned == b->state.interned && a->state.kind == b->state.kind &&
+                a->state.compact == b->state.compact && a->state.ascii == b->state.ascii &&
+                (int)b->state.kind == kind && !b->state.compact && da != NULL && db != NULL &&
+                memcmp(da, db, (size_t)(length + 1) * kind) == 0 && ca->utf8_length == cb->utf8_length &&
+                (ca->utf8 == da) == (cb->utf8 == db) && (ca->utf8 == NULL) == (cb->utf8 == NULL) &&
+#if PY_VERSION_HEX < 0x030C0000
+                a->state.ready == b->state.ready && ca->wstr_length == cb->wstr_length &&
+                (a->wstr == da) == (b->wstr == db) && (a->wstr == NULL) == (b->wstr == NULL) &&
+#else
+                a->state.statically_allocated == b->state.statically_allocated &&
+#endif
+                PyUnicode_Compare(made, filled) == 0 && PyUnicode_Compare(name, filled) == 0;
+        Py_DECREF(made);
+        Py_DECREF(filled);
+        Py_DECREF(name);
+    }
+    return agree;
+}
+
 static int
 key_traverse(KeyObject *self, visitproc visit, void *arg)
 {
@@ -713,6 +833,21 @@ new_lazy(PyObject *kind, PyObject *name, PyObject *statement, PyObject *globals,
     return new_lazy_of(kind, name, statement, globals, filename, lineno, base, Py_None);
 }
 
+/* The entry of state.live_keys that bind() used last: the namespace's
+ * address (compared, never used) and the weak reference the table holds to
+ * its LiveKeys, so that a module's statements after its first find their
+ * LiveKeys without making an int of the address and looking it up (two of
+ * a statement's dict lookups).  Valid while that LiveKeys is alive with a
+ * count above 0: the table replaces an entry only when its LiveKeys is dead,
+ * removes it only when its count falls to 0 (and a count that did never
+ * rises again: a key rearmed there gets a new LiveKeys), and a live LiveKeys
+ * is held by a key, which holds that namespace, so no other dict has its
+ * address.  Else the table is asked, as state.live_keys_of does. */
+static struct {
+    PyObject *namespace; /* borrowed: compared only */
+    PyObject *ref;
+} last_live;
+
 /* binding.bind, for a name not bound in `namespace` yet (otherwise, the
  * Python bind); the binding lock held */
 static int
@@ -728,15 +863,20 @@ bind(PyObject *namespace, PyObject *name, PyObject *lazy)
         Py_XDECREF(done);
         return done == NULL ? -1 : 0;
     }
-    PyObject *args = PyTuple_Pack(1, name);
-    if (args == NULL)
-        return -1;
-    KeyObject *key = (KeyObject *)S.lazy_name->tp_new(S.lazy_name, args, NULL);
-    Py_DECREF(args);
+    KeyObject *key = (KeyObject *)key_of(name);
     if (key == NULL)
         return -1;
-    PyObject *id = PyLong_FromVoidPtr(namespace);
     PyObject *live = NULL;
+    if (namespace == last_live.namespace && WEAKREF_GET(last_live.ref, live) < 0)
+        goto fail;
+    if (live != NULL) {
+        PyObject *count = SLOT(live, S.o_count);
+        if (count == NULL || !PyLong_CheckExact(count) || PyLong_AsSsize_t(count) <= 0)
+            Py_CLEAR(live); /* (popped from the table, or never counted: ask it) */
+    }
+    if (live != NULL)
+        goto counted;
+    PyObject *id = PyLong_FromVoidPtr(namespace);
     if (id == NULL)
         goto fail;
     busy++;
@@ -745,6 +885,11 @@ bind(PyObject *namespace, PyObject *name, PyObject *lazy)
     if (ref != NULL && WEAKREF_GET(ref, live) < 0) {
         Py_DECREF(id);
         goto fail;
+    }
+    if (live != NULL) {
+        last_live.namespace = namespace;
+        Py_INCREF(ref);
+        Py_XSETREF(last_live.ref, ref);
     }
     if (live == NULL && !PyErr_Occurred()) {
         /* state.live_keys_of: the namespace's first lazy key (or the
@@ -758,6 +903,11 @@ bind(PyObject *namespace, PyObject *name, PyObject *lazy)
             if (PyDict_SetItem(S.live_keys, id, weak) < 0)
                 Py_CLEAR(live);
             busy--;
+            if (live != NULL) {
+                last_live.namespace = namespace;
+                Py_INCREF(weak);
+                Py_XSETREF(last_live.ref, weak);
+            }
         }
         else
             Py_CLEAR(live);
@@ -767,6 +917,7 @@ bind(PyObject *namespace, PyObject *name, PyObject *lazy)
     Py_DECREF(id);
     if (live == NULL)
         goto fail;
+counted:;
     PyObject *count = SLOT(live, S.o_count);
     if (count == NULL || !PyLong_CheckExact(count)) {
         PyErr_SetString(PyExc_SystemError, "lazy_codec: a LiveKeys without its count");
@@ -801,7 +952,8 @@ plain_statement_frame(PyFrameObject **frame_out, PyObject *const *args, Py_ssize
                       Py_ssize_t *line, int explicit)
 {
     if (!S.ready || kwnames == NULL || PyTuple_GET_SIZE(kwnames) != 1 ||
-        PyUnicode_Compare(PyTuple_GET_ITEM(kwnames, 0), s_line) != 0 || !PyLong_CheckExact(args[nargs]))
+        (PyTuple_GET_ITEM(kwnames, 0) != s_line && PyUnicode_Compare(PyTuple_GET_ITEM(kwnames, 0), s_line) != 0) ||
+        !PyLong_CheckExact(args[nargs]))
         return NULL;
     *line = PyLong_AsSsize_t(args[nargs]);
     if (*line <= 0) {
@@ -881,15 +1033,29 @@ pop_entry_name(PyObject *namespace)
     return failed ? -1 : 0;
 }
 
-/* "import NAME as v" (a reified statement's text, see resolution.statement_code) */
+/* "import NAME as v" (a reified statement's text, see resolution.statement_code),
+ * made in one allocation (two concatenations cost a statement ~700 instructions) */
 static PyObject *
 import_statement(PyObject *name)
 {
-    PyObject *head = PyUnicode_Concat(s_import_head, name);
-    if (head == NULL)
+    Py_ssize_t head = PyUnicode_GET_LENGTH(s_import_head), length = PyUnicode_GET_LENGTH(name);
+    Py_ssize_t tail = PyUnicode_GET_LENGTH(s_as_v);
+    PyObject *statement = PyUnicode_New(head + length + tail, PyUnicode_MAX_CHAR_VALUE(name));
+    if (statement == NULL)
         return NULL;
-    PyObject *statement = PyUnicode_Concat(head, s_as_v);
-    Py_DECREF(head);
+    if (PyUnicode_KIND(name) == PyUnicode_1BYTE_KIND) { /* (the common case: all three one byte a character) */
+        Py_UCS1 *out = PyUnicode_1BYTE_DATA(statement);
+        memcpy(out, PyUnicode_1BYTE_DATA(s_import_head), head);
+        memcpy(out + head, PyUnicode_1BYTE_DATA(name), length);
+        memcpy(out + head + length, PyUnicode_1BYTE_DATA(s_as_v), tail);
+        return statement;
+    }
+    if (PyUnicode_CopyCharacters(statement, 0, s_import_head, 0, head) < 0 ||
+        PyUnicode_CopyCharacters(statement, head, name, 0, length) < 0 ||
+        PyUnicode_CopyCharacters(statement, head + length, s_as_v, 0, tail) < 0) {
+        Py_DECREF(statement);
+        return NULL;
+    }
     return statement;
 }
 
@@ -1473,6 +1639,10 @@ accel_setup(PyObject *module, PyObject *config)
         slot_offset(Py_TYPE(S.controls), "filter", &S.o_filter) ||
         slot_offset(Py_TYPE(S.controls), "recorder", &S.o_recorder))
         return NULL;
+    int agrees = key_by_hand_agrees(S.lazy_name);
+    if (agrees < 0)
+        return NULL;
+    key_by_hand = agrees;
     S.ready = 1;
     Py_RETURN_NONE;
 }
@@ -1498,6 +1668,12 @@ accel_loaded(PyObject *module, PyObject *name)
 }
 
 static PyObject *
+accel_keys_by_hand(PyObject *module, PyObject *unused)
+{
+    return PyBool_FromLong(key_by_hand);
+}
+
+static PyObject *
 accel_lookups_in_progress(PyObject *module, PyObject *unused)
 {
     return PyBool_FromLong(lookups > 0);
@@ -1514,6 +1690,8 @@ static PyMethodDef accel_methods[] = {
      "api.maybe_lazy_import, its common case in C"},
     {"maybe_lazy_from", (PyCFunction)(void (*)(void))accel_maybe_lazy_from, METH_FASTCALL | METH_KEYWORDS,
      "api.maybe_lazy_from, its common case in C"},
+    {"keys_by_hand", accel_keys_by_hand, METH_NOARGS,
+     "are keys made without str.__new__ (setup found its fields the same)?"},
     {"setup", accel_setup, METH_O, "hand the Python runtime's objects over (once)"},
     {"initializing", accel_initializing, METH_O, "state.initializing, as C runs it (for the twin tests)"},
     {"loaded", accel_loaded, METH_O, "state.loaded, as C runs it (for the twin tests)"},

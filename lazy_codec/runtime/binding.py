@@ -42,8 +42,10 @@ class LazyName(_KeyBase):  # type: ignore[valid-type, misc]
         live: LiveKeys
         resolving: int | None
         running: ModuleType | None
-    if accel is None:
-        resolving = running = None  # (defaults: most keys never set them; C's are slots)
+    # No __dict__ (nor weak references), as a str has none: with the
+    # accelerator its attributes are the C base's; a dict of its own would
+    # cost each key's allocation and each collection that visits it
+    __slots__ = ('namespace', 'lazy', 'live', 'resolving', 'running') if accel is None else ()
 
     def __reduce__(self):
         return str, (str(self),)
@@ -112,6 +114,7 @@ def bind(namespace, name: str, lazy, record: bool = True) -> None:
         key = LazyName(name)
         key.namespace = namespace
         key.lazy = lazy
+        key.resolving = key.running = None
         lazy._key = key
         found = live_keys.get(id(namespace))  # (_live_keys_of, inline: every statement runs it)
         live = found() if found is not None else None
@@ -153,6 +156,7 @@ def bind_alias(namespace: dict, name: str, lazy) -> None:
         key = EscapedName(name)
         key.namespace = namespace
         key.lazy = lazy
+        key.resolving = key.running = None
         key.live = live_keys_of(namespace)
         key.live.count += 1
         if name not in namespace:
