@@ -264,6 +264,8 @@ def _source_hash(tree: str) -> str:
     for path in sorted(
         glob.glob(os.path.join(tree, 'lazy_codec', '*.py')) + glob.glob(os.path.join(tree, 'pth', '*'))
     ):
+        if not os.path.isfile(path):
+            continue  # (pth/__pycache__, where a run from the tree compiled the .pth's module)
         with open(path, 'rb') as f:
             digest.update(os.path.basename(path).encode() + b'\0' + f.read() + b'\0')
     return digest.hexdigest()
