@@ -14,7 +14,11 @@ machine does, with PYTHONHASHSEED fixed) of:
   import 300 modules      300 plain modules (no lazy syntax, no cookie),
                           from their cached bytecode: the get_code hook
   compile 300 modules     the same, with no bytecode (-B): the source_to_code hook
-Prints a table of instructions and ratios installed / plain.  Needs valgrind.
+Prints a table of instructions and ratios installed / plain.  Then, in the
+venv with lazy_codec, what mode "all"'s loader adds to an import: 300 modules
+with no import statement (so that no lazy statement runs and the runtime
+stays unloaded) imported with -X lazy_imports=all and without, less the same
+with none imported (the mode's start), per module.  Needs valgrind.
 """
 
 from __future__ import annotations
@@ -79,6 +83,9 @@ def modules(directory: str) -> None:
             )
     with open(os.path.join(directory, 'all.py'), 'w') as f:
         f.write(''.join(f'import plain_{i}\n' for i in range(MODULES)))
+    for i in range(MODULES):  # (mode "all"'s loader: no import to make lazy)
+        with open(os.path.join(directory, f'bare_{i}.py'), 'w') as f:
+            f.write(f'"""module {i}"""\nVALUE = {i}\n\ndef f(x):\n    return x + VALUE\n')
 
 
 def measure(python: str) -> list:
@@ -107,7 +114,25 @@ def measure(python: str) -> list:
                     subprocess.run([vpy, *args], cwd=work, env=env, check=True)  # (any cache written first)
                 counts[label] = instructions([vpy, *args], work, env)
             rows.append((name, counts['installed'], counts['plain']))
+        rows.append(_mode_all_loader(pythons['installed'], work, env))
     return rows
+
+
+def _mode_all_loader(vpy: str, work: str, env: dict) -> tuple:
+    """('mode "all", per module', instructions a module in mode "all", in
+    mode "normal"): the bare modules imported from -c (whose own imports
+    are never lazy), less the mode's start"""
+    counts = {}
+    for mode in ('all', 'normal'):
+        for count in (0, MODULES):
+            program = f"[__import__(f'bare_{{i}}') for i in range({count})]"
+            args = ['-X', f'lazy_imports={mode}', '-c', program]
+            subprocess.run([vpy, *args], cwd=work, env=env, check=True)  # (bytecode cached first)
+            counts[mode, count] = instructions([vpy, *args], work, env)
+    return tuple(
+        ['mode "all", per module']
+        + [(counts[mode, MODULES] - counts[mode, 0]) / MODULES for mode in ('all', 'normal')]
+    )
 
 
 def main(argv: list) -> int:
@@ -123,7 +148,10 @@ def main(argv: list) -> int:
         ).stdout.strip()
         print(f'\nPython {version} ({python}): instructions, installed / plain venv')
         for name, installed, plain in measure(python):
-            print(f'  {name:22} {installed / 1e6:8.2f} M {plain / 1e6:8.2f} M  {installed / plain:.4f}')
+            if name.startswith('mode'):  # (in the venv with lazy_codec: all / normal)
+                print(f'  {name:22} {installed / 1e3:8.1f} K {plain / 1e3:8.1f} K  {installed / plain:.4f}')
+            else:
+                print(f'  {name:22} {installed / 1e6:8.2f} M {plain / 1e6:8.2f} M  {installed / plain:.4f}')
     return 0
 
 
