@@ -710,69 +710,58 @@ def _render_activity(data: dict, versions: list[str]) -> list[str]:
     return out
 
 
+def _table(data: dict, title: str, cols: list, order: list, cell) -> list:
+    """a table with a row per program and a column per version of `order`:
+    cell(entry) for each measured entry, '-' for one not measured"""
+    out = ['', title, '', '| program | ' + ' | '.join(cols) + ' |', '|---|' + '---|' * len(cols)]
+    for program in PROGRAMS:
+        entries = [data['results'][program].get(v) for v in order]
+        out.append(f'| {program} | ' + ' | '.join(cell(e) if e else '-' for e in entries) + ' |')
+    return out
+
+
 def render(data: dict) -> str:
     versions = sorted(data['versions'], key=_version_key)
     anchor = [v for v in versions if v == ANCHOR]
     others = [v for v in versions if v != ANCHOR]
     cols = [f'native {v}' for v in anchor] + [f'lazy_codec {v}' for v in others]
-    out = [
+    order = anchor + others
+    out = _table(
+        data,
         'wall time, mode "all" / eager, same venv (9th: lazified jinja2 / plain, mode normal); '
         f'median of {data["pairs"]} pairwise ratios',
-        '',
-        '| program | ' + ' | '.join(cols) + ' |',
-        '|---|' + '---|' * len(cols),
-    ]
-    order = anchor + others
-    for program in PROGRAMS:
-        out.append(
-            f'| {program} | ' + ' | '.join(_cell(data['results'][program].get(v)) for v in order) + ' |'
-        )
+        cols,
+        order,
+        _cell,
+    )[1:]
     if any('instructions_ratio' in e for by_version in data['results'].values() for e in by_version.values()):
-        out += [
-            '',
+        out += _table(
+            data,
             'instructions (callgrind), mode "all" / eager (9th: lazified / plain): one run of each, '
             'PYTHONHASHSEED=0; in brackets A / B, millions',
-            '',
-            '| program | ' + ' | '.join(cols) + ' |',
-            '|---|' + '---|' * len(cols),
-        ]
-        for program in PROGRAMS:
-            cells = []
-            for v in order:
-                e = data['results'][program].get(v)
-                cells.append(
-                    f'{e["instructions_ratio"]:.3f} ({e["instructions_a"] / 1e6:.1f} / '
-                    f'{e["instructions_b"] / 1e6:.1f})'
-                    if e and 'instructions_ratio' in e
-                    else '-'
-                )
-            out.append(f'| {program} | ' + ' | '.join(cells) + ' |')
-    out += [
-        '',
+            cols,
+            order,
+            lambda e: (
+                f'{e["instructions_ratio"]:.3f} '
+                f'({e["instructions_a"] / 1e6:.1f} / {e["instructions_b"] / 1e6:.1f})'
+                if 'instructions_ratio' in e
+                else '-'
+            ),
+        )
+    out += _table(
+        data,
         'CPU time (user + system) of the same runs, mode "all" / eager: median of the pairwise ratios',
-        '',
-        '| program | ' + ' | '.join(cols) + ' |',
-        '|---|' + '---|' * len(cols),
-    ]
-    for program in PROGRAMS:
-        cells = []
-        for v in order:
-            e = data['results'][program].get(v)
-            cells.append(f'{e["cpu_ratio"]["median"]:.3f}' if e and 'cpu_ratio' in e else '-')
-        out.append(f'| {program} | ' + ' | '.join(cells) + ' |')
-    out += [
-        '',
+        cols,
+        order,
+        lambda e: f'{e["cpu_ratio"]["median"]:.3f}' if 'cpu_ratio' in e else '-',
+    )
+    out += _table(
+        data,
         'modules imported, mode "all" (eager), from -X importtime',
-        '',
-        '| program | ' + ' | '.join(cols) + ' |',
-        '|---|' + '---|' * len(cols),
-    ]
-    for program in PROGRAMS:
-        cells = []
-        for v in order:
-            e = data['results'][program].get(v)
-            cells.append(f'{e["modules_a"]} ({e["modules_b"]})' if e else '-')
-        out.append(f'| {program} | ' + ' | '.join(cells) + ' |')
+        cols,
+        order,
+        lambda e: f'{e["modules_a"]} ({e["modules_b"]})',
+    )
     out += _render_activity(data, others)
     ann = data.get('annotations')
     if ann:
