@@ -9,9 +9,10 @@ import sys
 
 def start() -> None:
     """what the .pth line calls when one of the options is set"""
+    ignored = sys.flags.ignore_environment  # -E, -I: PYTHON_LAZY_IMPORTS too (lazy_codec's own not)
     apply(
         sys._xoptions.get('lazy_imports'),
-        os.environ.get('PYTHON_LAZY_IMPORTS') or None,
+        None if ignored else os.environ.get('PYTHON_LAZY_IMPORTS') or None,
         os.environ.get('LAZY_CODEC_REPORT'),
     )
 

@@ -40,30 +40,13 @@ def search(name):
         return search(name)
 
 
-# 3.15's sys functions until the runtime is loaded: each loads it at its
-# first call (the runtime puts its own in sys then) and calls the runtime's
-def set_lazy_imports(*args, **kwargs):
+# 3.15's sys functions until the runtime is loaded: each (this function
+# bound to its name) loads it at its first call (the runtime puts its own in
+# sys then) and calls the runtime's
+def sys_api_stub(name, *args, **kwargs):
     import lazy_codec.runtime.api  # noqa: F401
 
-    return sys.set_lazy_imports(*args, **kwargs)
-
-
-def get_lazy_imports(*args, **kwargs):
-    import lazy_codec.runtime.api  # noqa: F401
-
-    return sys.get_lazy_imports(*args, **kwargs)
-
-
-def set_lazy_imports_filter(*args, **kwargs):
-    import lazy_codec.runtime.api  # noqa: F401
-
-    return sys.set_lazy_imports_filter(*args, **kwargs)
-
-
-def get_lazy_imports_filter(*args, **kwargs):
-    import lazy_codec.runtime.api  # noqa: F401
-
-    return sys.get_lazy_imports_filter(*args, **kwargs)
+    return getattr(sys, name)(*args, **kwargs)
 
 
 def entry(*a, **k):
@@ -93,45 +76,44 @@ _SourceLoader = _external.SourceLoader
 _without_frames = _external._bootstrap._call_with_frames_removed
 _IMPORTLIB_FILE = _SourceLoader.get_code.__code__.co_filename
 _get_ident = sys.modules['_thread'].get_ident
+_fix_co_filename = sys.modules['_imp']._fix_co_filename
 ENTRY_NAME = '__lazy_codec_abi1__'
 
 
-_reading_cookie = set()  # threads in has_lazy_cookie: its own import compiles lazy_codec's modules
+_importing = set()  # threads in _loader: lazy_codec's import compiles its own modules
 
 
 # (comments, not docstrings, here: this module's bytecode is loaded at every start)
-def has_lazy_cookie(data):
-    # do the first two lines of `data` name the `lazy` codec?  A cheap test
-    # first (the word, in those lines), then the cookie's own reader
-    end = data.find(b'\n', data.find(b'\n', 0, 300) + 1, 400)
-    if data.find(b'lazy', 0, 400 if end < 0 else end) < 0:
-        return False
+def _loader(data=None):
+    # lazy_codec._loader; with `data`, only if its first two lines name the
+    # `lazy` codec (a cheap test first: the word, in those lines; then the
+    # cookie's own reader).  None where lazy_codec cannot be imported (pip's
+    # isolated build environments run this .pth with their own sys.path).
+    # One function, not two: each costs every start its unmarshalling
+    if data is not None:
+        end = data.find(b'\n', data.find(b'\n', 0, 300) + 1, 400)
+        if data.find(b'lazy', 0, 400 if end < 0 else end) < 0:
+            return None
     me = _get_ident()
-    if me in _reading_cookie:
-        return False  # lazy_codec's own modules (which have no cookie) while it is imported
-    _reading_cookie.add(me)
+    if me in _importing:
+        return None  # lazy_codec's own modules (which have no cookie) while it is imported
+    _importing.add(me)
     try:
-        from lazy_codec.rewrite.cookie import cookie_name
+        if data is not None:
+            from lazy_codec.rewrite.cookie import cookie_name
 
-        return cookie_name(data) == b'lazy'
-    except ImportError:  # (see _loader)
-        return False
-    finally:
-        _reading_cookie.discard(me)
-
-
-def _loader():
-    # lazy_codec._loader, or None where lazy_codec cannot be imported (pip's
-    # isolated build environments run this .pth with their own sys.path)
-    try:
+            if cookie_name(data) != b'lazy':
+                return None
         from lazy_codec import _loader
     except ImportError:
         return None
+    finally:
+        _importing.discard(me)
     return _loader
 
 
 def source_to_code(self, data, path, *, _optimize=-1):
-    loader = _loader() if type(data) is bytes and has_lazy_cookie(data) else None
+    loader = _loader(data) if type(data) is bytes else None
     if loader is not None:
         return _without_frames(
             compile, loader.rewritten_text(data), path, 'exec', dont_inherit=True, optimize=_optimize
@@ -157,18 +139,26 @@ def get_code(self, fullname):
     return code
 
 
-def install_loader_hooks():
-    global _plain_source_to_code, _plain_get_code
-    if getattr(_SourceLoader.get_code, '__module__', None) == __name__:
-        return  # installed (lazy-codec run loads this module again)
-    _plain_source_to_code, _plain_get_code = _SourceLoader.source_to_code, _SourceLoader.get_code
-    for function in (source_to_code, get_code):
-        function.__code__ = function.__code__.replace(co_filename=_IMPORTLIB_FILE)
-        setattr(_SourceLoader, function.__name__, function)
-
-
+# the environment as the interpreter started with it, a plain dict (bytes
+# keys on POSIX): os.environ's misses raise and catch a KeyError inside, 31 K
+# instructions for two at every start on 3.12
+_environ = getattr(sys.modules.get('posix'), 'environ', None)
+if _environ is None:  # (Windows: os.environ, whose keys are str)
+    _environ, _MODE_VARIABLE, _REPORT_VARIABLE = os.environ, 'PYTHON_LAZY_IMPORTS', 'LAZY_CODEC_REPORT'
+else:
+    _MODE_VARIABLE, _REPORT_VARIABLE = b'PYTHON_LAZY_IMPORTS', b'LAZY_CODEC_REPORT'
+if sys.flags.ignore_environment:  # -E, -I: as on 3.15, no PYTHON* variable is read
+    _MODE_VARIABLE = None
 if sys.version_info < (3, 15):
-    install_loader_hooks()
+    # (unless installed: `lazy-codec run` loads this module again)
+    if getattr(_SourceLoader.get_code, '__module__', None) != __name__:
+        _plain_source_to_code, _plain_get_code = _SourceLoader.source_to_code, _SourceLoader.get_code
+        for function in (source_to_code, get_code):
+            # in place (what importlib does to a cached module's code whose
+            # file moved): code.replace would make a copy, 14 K instructions
+            # each at every start on 3.12
+            _fix_co_filename(function.__code__, _IMPORTLIB_FILE)
+            setattr(_SourceLoader, function.__name__, function)
     # 3.15's sys API (not a module __getattr__ on sys: CPython specializes no
     # attribute load from a module whose dict has one, so every `sys.x` of a
     # program, importlib's at each import, would run unspecialized).  The
@@ -176,20 +166,16 @@ if sys.version_info < (3, 15):
     # until the first lazy statement, which loads the runtime (unless the
     # runtime's are there: this module run again, by `lazy-codec run`)
     if 'lazy_modules' not in vars(sys):
-        sys.set_lazy_imports = set_lazy_imports
-        sys.get_lazy_imports = get_lazy_imports
-        sys.set_lazy_imports_filter = set_lazy_imports_filter
-        sys.get_lazy_imports_filter = get_lazy_imports_filter
+        sys.set_lazy_imports = sys_api_stub.__get__('set_lazy_imports')
+        sys.get_lazy_imports = sys_api_stub.__get__('get_lazy_imports')
+        sys.set_lazy_imports_filter = sys_api_stub.__get__('set_lazy_imports_filter')
+        sys.get_lazy_imports_filter = sys_api_stub.__get__('get_lazy_imports_filter')
         sys.lazy_modules = set()
     builtins.ImportCycleError = type(
         'ImportCycleError', (ImportError,), {'__doc__': 'Import produces a cycle.', '__module__': 'builtins'}
     )
     builtins.__lazy_import__ = entry.__get__(builtins.__lazy_codec_abi1__)
-    if (
-        'lazy_imports' in sys._xoptions
-        or 'PYTHON_LAZY_IMPORTS' in os.environ
-        or 'LAZY_CODEC_REPORT' in os.environ
-    ):
+    if 'lazy_imports' in sys._xoptions or _MODE_VARIABLE in _environ or _REPORT_VARIABLE in _environ:
         try:
             from lazy_codec._startup import start
         except ImportError:

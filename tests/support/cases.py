@@ -878,6 +878,16 @@ case(
 )
 case('mode_bad_xoption', files=_ALL_FILES, argv=['-X', 'lazy_imports=lazy', 'main.py'])
 case('mode_bad_environ', files=_ALL_FILES, env={'PYTHON_LAZY_IMPORTS': 'none'})
+# -E (and -I) ignore the environment: PYTHON_LAZY_IMPORTS too, a bad value included
+case(
+    'mode_environ_ignored_by_E', files=_ALL_FILES, argv=['-E', 'main.py'], env={'PYTHON_LAZY_IMPORTS': 'all'}
+)
+case(
+    'mode_bad_environ_ignored_by_E',
+    files=_ALL_FILES,
+    argv=['-E', 'main.py'],
+    env={'PYTHON_LAZY_IMPORTS': 'none'},
+)
 case(
     'mode_set_at_run_time',
     files=dict(
