@@ -39,7 +39,7 @@ KNOWN_DIFFERENCES = {
 PURE_DIFFERENCES = {
     name: (
         "the pure runtime's first use that imports runs its own Python frames (one at the lazy "
-        "line): a stacklevel=2 warning and sys._getframe(1) name that line, a profiler sees "
+        'line): a stacklevel=2 warning and sys._getframe(1) name that line, a profiler sees '
         'its calls (3.15 and the accelerator: the using frame)'
     )
     for name in ('first_use_frames_lazy_statements', 'first_use_frames_mode_all')
