@@ -61,6 +61,7 @@ static struct {
     PyObject *py_lazy_import, *py_lazy_from; /* the pure entry points */
     PyObject *py_maybe_lazy_import, *py_maybe_lazy_from;
     PyObject *py_bind, *py_key_eq, *py_key_hash;
+    PyObject *py_failed_first_use; /* resolution.failed_first_use */
     PyTypeObject *live_keys_type; /* state.LiveKeys */
     PyObject *entry_name;
     PyObject *kind_import, *kind_from, *kind_origin; /* lazy.IMPORT, FROM, ORIGIN: `_kind` values */
@@ -93,7 +94,8 @@ static PyObject *loop_verdicts;
 #define LOOP_VERDICTS_KEPT 64
 
 static PyObject *s_line, *s_spec, *s_initializing, *s_builtins,
-    *s_import, *s_lazy_import, *s_path, *s_dot, *s_package, *s_import_head, *s_as_v, *s_empty, *s_dict, *s_class;
+    *s_import, *s_lazy_import, *s_path, *s_dot, *s_package, *s_import_head, *s_as_v, *s_empty, *s_dict, *s_class,
+    *s_from_head, *s_import_part, *s_getattr, *s_name;
 
 #define SLOT(obj, off) (*(PyObject **)((char *)(obj) + (off)))
 
@@ -520,6 +522,306 @@ nothing_to_attach(PyObject *name)
     return 1;
 }
 
+/* -- a first use that imports: the statement's import, in C --------------- */
+static int attach_submodules_from(PyObject *dotted, PyObject *origin);
+
+/* is `name` a dunder (ModuleType's own attributes come before its dict) */
+static int
+dunder_name(PyObject *name)
+{
+    return PyUnicode_GET_LENGTH(name) > 1 && PyUnicode_READ_CHAR(name, 0) == '_' &&
+           PyUnicode_READ_CHAR(name, 1) == '_';
+}
+
+/* IMPORT_FROM's `attr` of `module`, when a dict lookup can tell it: an
+ * exact module's dict has it (not a lazy binding), or, with no module
+ * __getattr__, sys.modules has `module.__name__ + '.' + attr`.  1 with a
+ * new reference in *out; 0 when only the interpreter's own IMPORT_FROM can
+ * say (its module __getattr__, its error message: the statement rerun in
+ * Python says it); -1 error */
+static int
+from_attribute(PyObject *module, PyObject *attr, PyObject **out)
+{
+    if (!PyModule_CheckExact(module) || dunder_name(attr))
+        return 0;
+    PyObject *namespace = PyModule_GetDict(module);
+    busy++;
+    PyObject *value = PyDict_GetItemWithError(namespace, attr);
+    PyObject *hook = value == NULL && !PyErr_Occurred() ? PyDict_GetItemWithError(namespace, s_getattr) : NULL;
+    PyObject *package = value == NULL && hook == NULL && !PyErr_Occurred()
+                            ? PyDict_GetItemWithError(namespace, s_name)
+                            : NULL;
+    busy--;
+    if (PyErr_Occurred())
+        return -1;
+    if (value != NULL) {
+        if (Py_TYPE(value) == S.lazy_import)
+            return 0;
+        Py_INCREF(value);
+        *out = value;
+        return 1;
+    }
+    if (hook != NULL || package == NULL || !PyUnicode_CheckExact(package))
+        return 0;
+    PyObject *full = PyUnicode_FromFormat("%U.%U", package, attr);
+    if (full == NULL)
+        return -1;
+    value = PyDict_GetItemWithError(PyImport_GetModuleDict(), full);
+    Py_DECREF(full);
+    if (value == NULL || value == Py_None)
+        return PyErr_Occurred() ? -1 : 0;
+    Py_INCREF(value);
+    *out = value;
+    return 1;
+}
+
+/* modules.import_named_submodule: `lazy from pkg import sub` with `pkg`
+ * an imported package that has no `sub` imports `pkg.sub` first (an error
+ * but its own ModuleNotFoundError is the first use's) */
+static int
+import_named_submodule(PyObject *base, PyObject *target, PyObject *attr)
+{
+    PyObject *package = PyDict_GetItemWithError(PyImport_GetModuleDict(), base);
+    if (package == NULL)
+        return PyErr_Occurred() ? -1 : 0;
+    if (!PyModule_Check(package)) /* (first_import sent the rest to Python) */
+        return 0;
+    PyObject *namespace = PyModule_GetDict(package);
+    busy++;
+    int is_package = PyDict_Contains(namespace, s_path);
+    int has = is_package == 1 ? PyDict_Contains(namespace, attr) : 0;
+    busy--;
+    if (is_package <= 0 || has != 0)
+        return is_package < 0 || has < 0 ? -1 : 0;
+    int imported = PyDict_Contains(PyImport_GetModuleDict(), target);
+    if (imported != 0)
+        return imported < 0 ? -1 : 0;
+    PyObject *module = PyImport_ImportModuleLevelObject(target, NULL, NULL, NULL, 0);
+    if (module != NULL) {
+        Py_DECREF(module);
+        return 0;
+    }
+    if (!PyErr_ExceptionMatches(PyExc_ModuleNotFoundError))
+        return -1;
+    PyObject *type, *exc, *tb;
+    PyErr_Fetch(&type, &exc, &tb);
+    PyErr_NormalizeException(&type, &exc, &tb);
+    PyObject *name = exc != NULL ? PyObject_GetAttrString(exc, "name") : NULL;
+    int other = name == NULL || PyObject_RichCompareBool(name, target, Py_EQ) != 1;
+    Py_XDECREF(name);
+    if (other) {
+        PyErr_Clear();
+        PyErr_Restore(type, exc, tb);
+        return -1;
+    }
+    Py_XDECREF(type);
+    Py_XDECREF(exc);
+    Py_XDECREF(tb);
+    return 0;
+}
+
+/* The import that a first use runs when its module is not imported yet (or
+ * a `from`'s name is not in it yet): what resolution.import_target does with
+ * the statement it places at the `lazy` line, done here, so that no frame of
+ * ours stands between the use and importlib's (3.15 imports from the using
+ * frame: a warning's stacklevel, sys._getframe and a profiler see that
+ * frame).  PyImport_ImportModuleLevelObject with IMPORT_NAME's arguments,
+ * then IMPORT_FROM's steps where a dict lookup can tell them.  1: *out the
+ * value (a new reference); 0: the rest is Python's (nothing done, or the
+ * import done, which the statement rerun in Python finds in sys.modules);
+ * -1: error, the import's shaped as 3.15 does (resolution.failed_first_use) */
+static int
+first_import(KeyObject *key, PyObject *lazy, PyObject **out)
+{
+    PyObject *kind = SLOT(lazy, S.o_kind), *target = SLOT(lazy, S.o_name), *base = SLOT(lazy, S.o_base);
+    PyObject *submodule = SLOT(lazy, S.o_submodule), *globals = SLOT(lazy, S.o_globals);
+    PyObject *statement = SLOT(lazy, S.o_statement);
+    if (!PyUnicode_CheckExact(target) || !PyUnicode_CheckExact(statement))
+        return 0;
+    Py_ssize_t length = PyUnicode_GET_LENGTH(target);
+    Py_ssize_t dot = PyUnicode_FindChar(target, '.', 0, length, 1);
+    if (dot == -2)
+        return -1;
+    PyObject *name = NULL, *fromlist = NULL, *attrs = NULL, *checked = NULL;
+    int level = 0;
+    if (kind == S.kind_import && base == Py_None) {
+        if (submodule != Py_None) { /* `import a.b.c` binding `a`: `import a as v` */
+            if (dot < 0)
+                return 0;
+            name = PyUnicode_Substring(target, 0, dot);
+        }
+        else { /* `import a.b.c as v`: IMPORT_NAME a.b.c, then IMPORT_FROM b, c */
+            name = target;
+            Py_INCREF(name);
+            if (dot >= 0) {
+                PyObject *rest = PyUnicode_Substring(target, dot + 1, length);
+                attrs = rest == NULL ? NULL : PyUnicode_Split(rest, s_dot, -1);
+                Py_XDECREF(rest);
+                if (attrs == NULL) {
+                    Py_DECREF(name);
+                    return -1;
+                }
+            }
+        }
+        checked = submodule != Py_None ? name : target;
+    }
+    else if (kind == S.kind_from && PyUnicode_CheckExact(base)) {
+        /* "from ..a.b import x as v": its level and module as IMPORT_NAME has them */
+        Py_ssize_t total = PyUnicode_GET_LENGTH(statement);
+        Py_ssize_t head = PyUnicode_GET_LENGTH(s_from_head);
+        if (PyUnicode_Tailmatch(statement, s_from_head, 0, head, -1) != 1)
+            return 0;
+        Py_ssize_t at = head;
+        while (at < total && PyUnicode_READ_CHAR(statement, at) == '.')
+            at++;
+        level = (int)(at - head);
+        Py_ssize_t end = PyUnicode_Find(statement, s_import_part, at, total, 1);
+        Py_ssize_t base_length = PyUnicode_GET_LENGTH(base);
+        if (end == -2)
+            return -1;
+        if (end < 0 || base_length + 1 >= length)
+            return 0;
+        name = PyUnicode_Substring(statement, at, end);
+        PyObject *attr = PyUnicode_Substring(target, base_length + 1, length);
+        fromlist = attr == NULL ? NULL : PyTuple_Pack(1, attr);
+        attrs = attr == NULL ? NULL : PyList_New(1);
+        if (attrs != NULL) {
+            Py_INCREF(attr);
+            PyList_SET_ITEM(attrs, 0, attr);
+        }
+        Py_XDECREF(attr);
+        if (name == NULL || fromlist == NULL || attrs == NULL) {
+            Py_XDECREF(name);
+            Py_XDECREF(fromlist);
+            Py_XDECREF(attrs);
+            return -1;
+        }
+        checked = base;
+    }
+    else
+        return 0;
+    if (name == NULL)
+        return -1;
+
+    /* a module there already but still running, or not a module (an
+     * import cycle, a module that replaced itself): Python's */
+    int result = 0;
+    PyObject *present = PyDict_GetItemWithError(PyImport_GetModuleDict(), checked);
+    if (present != NULL && present != Py_None) {
+        int running = PyModule_CheckExact(present) ? initializing(present) : 1;
+        if (running != 0) {
+            result = running < 0 ? -1 : 0;
+            goto done;
+        }
+    }
+    else if (PyErr_Occurred()) {
+        result = -1;
+        goto done;
+    }
+
+    /* as settle does: the key says that this thread resolves it (a use of
+     * the name inside the import is a cycle; importlib's own peek at it
+     * finds no such name yet, see lookup.key_eq) */
+    PyObject *ident = PyLong_FromUnsignedLong(PyThread_get_thread_ident());
+    if (ident == NULL) {
+        result = -1;
+        goto done;
+    }
+    Py_XSETREF(key->resolving, ident);
+    PyObject *value = NULL;
+    int failed = base != Py_None && import_named_submodule(base, target, PyList_GET_ITEM(attrs, 0)) < 0;
+    if (!failed) {
+        value = PyImport_ImportModuleLevelObject(name, globals, NULL, fromlist, level);
+        failed = value == NULL;
+    }
+    Py_INCREF(Py_None);
+    Py_XSETREF(key->resolving, Py_None);
+    if (failed) {
+        PyObject *type, *exc, *tb;
+        PyErr_Fetch(&type, &exc, &tb);
+        PyErr_NormalizeException(&type, &exc, &tb);
+        if (exc == NULL) {
+            PyErr_Restore(type, exc, tb);
+            result = -1;
+            goto done;
+        }
+        /* (the traceback that reached here: before 3.12 the exception's own
+         * can still hold the importlib frames that the import trimmed) */
+        if (PyException_SetTraceback(exc, tb != NULL ? tb : Py_None) < 0) {
+            Py_XDECREF(type);
+            Py_XDECREF(tb);
+            Py_DECREF(exc);
+            result = -1;
+            goto done;
+        }
+        Py_XDECREF(type);
+        Py_XDECREF(tb);
+        PyObject *shaped = PyObject_CallFunctionObjArgs(S.py_failed_first_use, lazy, exc, NULL);
+        Py_DECREF(exc);
+        if (shaped != NULL) {
+            PyObject *shaped_type = (PyObject *)Py_TYPE(shaped);
+            Py_INCREF(shaped_type);
+            PyErr_Restore(shaped_type, shaped, PyException_GetTraceback(shaped));
+        }
+        result = -1;
+        goto done;
+    }
+
+    /* `import a.b` binding `a`: if `a.b` is not imported, `a` must be a
+     * package (modules.check_package; its error is Python's) */
+    if (submodule != Py_None) {
+        Py_ssize_t sublength = PyUnicode_GET_LENGTH(submodule);
+        Py_ssize_t second = PyUnicode_FindChar(submodule, '.', dot + 1, sublength, 1);
+        PyObject *child = second == -2 ? NULL : PyUnicode_Substring(submodule, 0, second < 0 ? sublength : second);
+        PyObject *found = child == NULL ? NULL : PyDict_GetItemWithError(PyImport_GetModuleDict(), child);
+        Py_XDECREF(child);
+        if (child == NULL || (found == NULL && PyErr_Occurred())) {
+            Py_DECREF(value);
+            result = -1;
+            goto done;
+        }
+        if (found == NULL || found == Py_None) {
+            int package = PyModule_CheckExact(value) ? PyDict_Contains(PyModule_GetDict(value), s_path) : 0;
+            if (package <= 0) {
+                Py_DECREF(value);
+                result = package;
+                goto done;
+            }
+        }
+    }
+    for (Py_ssize_t i = 0; attrs != NULL && i < PyList_GET_SIZE(attrs); i++) {
+        PyObject *next = NULL;
+        int got = from_attribute(value, PyList_GET_ITEM(attrs, i), &next);
+        Py_DECREF(value);
+        if (got <= 0) {
+            result = got;
+            goto done;
+        }
+        value = next;
+    }
+
+    /* import_target's bookkeeping: sys.lazy_modules, submodules attached */
+    PyObject *dotted = submodule != Py_None ? submodule : base != Py_None ? base : target;
+    int base_done = base != Py_None ? loaded(base, NULL) : 0;
+    int waiting = PyUnicode_FindChar(dotted, '.', 0, PyUnicode_GET_LENGTH(dotted), 1) == -1
+                      ? PyDict_Contains(S.waiting_children, dotted)
+                      : 1;
+    if (base_done < 0 || (base_done && PySet_Discard(S.lazy_modules, base) < 0) ||
+        (submodule == Py_None && PySet_Discard(S.lazy_modules, target) < 0) || waiting < 0 ||
+        (waiting && attach_submodules_from(dotted, lazy) < 0)) {
+        Py_DECREF(value);
+        result = -1;
+        goto done;
+    }
+    *out = value;
+    result = 1;
+done:
+    Py_DECREF(name);
+    Py_XDECREF(fromlist);
+    Py_XDECREF(attrs);
+    return result;
+}
+
 /* The first use of a name, in C, when it is the common case: a LOAD_GLOBAL or
  * LOAD_NAME of a key bound by `lazy import m` / `lazy from m import x`, whose
  * module is imported and done, in a module dict that keeps other lazy names
@@ -551,11 +853,14 @@ settle_held(KeyObject *key, PyObject *name, PyObject *lazy)
         (key->running && key->running != Py_None) || key->live == NULL || !plain_runtime())
         return 0;
     if (SLOT(lazy, S.o_from) != Py_None || SLOT(lazy, S.o_attached) != Py_False ||
-        SLOT(lazy, S.o_submodule) != Py_None || SLOT(lazy, S.o_shown) != Py_None)
+        SLOT(lazy, S.o_shown) != Py_None)
         return 0;
+    /* the change is Python's for a dict's last lazy name (the rebuilder)
+     * and in a loop that may iterate the dict (settled in place); C still
+     * imports then, from the using frame, and Python reruns the statement,
+     * which finds the module imported */
     PyObject *live_count = SLOT(key->live, S.o_count);
-    if (live_count == NULL || !PyLong_CheckExact(live_count) || PyLong_AsSsize_t(live_count) <= 1)
-        return 0;
+    int changes = live_count != NULL && PyLong_CheckExact(live_count) && PyLong_AsSsize_t(live_count) > 1;
 
     PyFrameObject *frame = PyEval_GetFrame();
     if (frame == NULL)
@@ -573,66 +878,83 @@ settle_held(KeyObject *key, PyObject *name, PyObject *lazy)
     Py_DECREF(code);
     if (iterates < 0)
         return -1;
-    if (!simple || iterates)
+    if (!simple)
         return 0;
+    changes = changes && !iterates;
 
     PyObject *target = SLOT(lazy, S.o_name);
     PyObject *base = SLOT(lazy, S.o_base);
     PyObject *lazy_globals = SLOT(lazy, S.o_globals);
     if (!PyDict_CheckExact(lazy_globals) || !plain_import(lazy_globals))
         return 0;
-    PyObject *module, *value, *attr = NULL;
-    if (base == Py_None) {
-        /* `import m as v`, m a top-level name: sys.modules' module */
-        if (SLOT(lazy, S.o_kind) != S.kind_import)
-            return 0;
+    PyObject *submodule = SLOT(lazy, S.o_submodule);
+    PyObject *module, *value = NULL;
+    if (base == Py_None && submodule == Py_None && SLOT(lazy, S.o_kind) == S.kind_import) {
+        /* `import m as v`, m a top-level name imported: sys.modules' module */
         Py_ssize_t dot = PyUnicode_FindChar(target, '.', 0, PyUnicode_GET_LENGTH(target), 1);
-        if (dot != -1) {
-            if (dot == -2)
-                return -1;
-            return 0;
+        if (dot == -2)
+            return -1;
+        int waiting = dot == -1 ? PyDict_Contains(S.waiting_children, target) : 1;
+        if (waiting < 0)
+            return -1;
+        int done = waiting ? 0 : loaded(target, &module);
+        if (done < 0)
+            return -1;
+        if (done) {
+            value = module;
+            Py_INCREF(value);
         }
-        int waiting = PyDict_Contains(S.waiting_children, target);
-        if (waiting != 0)
-            return waiting < 0 ? -1 : 0;
-        int done = loaded(target, &module);
-        if (done <= 0)
-            return done;
-        value = module;
     }
-    else {
+    else if (base != Py_None) {
         /* `from m import x as v`: x as m's dict has it (not a submodule to
          * import, nor a module __getattr__'s, nor a lazy binding there) */
         int done = loaded(base, &module);
-        if (done <= 0 || !PyModule_CheckExact(module))
-            return done < 0 ? -1 : 0;
-        int attachable = nothing_to_attach(base);
-        if (attachable <= 0)
-            return attachable;
-        attr = PyUnicode_Substring(target, PyUnicode_GET_LENGTH(base) + 1, PyUnicode_GET_LENGTH(target));
-        if (attr == NULL)
+        if (done < 0)
             return -1;
-        if (PyUnicode_GET_LENGTH(attr) > 1 && PyUnicode_READ_CHAR(attr, 0) == '_' &&
-            PyUnicode_READ_CHAR(attr, 1) == '_') {
-            Py_DECREF(attr); /* (ModuleType's own attributes come first) */
+        if (done && !PyModule_CheckExact(module))
             return 0;
-        }
-        busy++;
-        value = PyDict_GetItemWithError(PyModule_GetDict(module), attr);
-        busy--;
-        if (value == NULL || Py_TYPE(value) == S.lazy_import) {
+        int attachable = done ? nothing_to_attach(base) : 0;
+        if (attachable < 0)
+            return -1;
+        if (attachable) {
+            PyObject *attr =
+                PyUnicode_Substring(target, PyUnicode_GET_LENGTH(base) + 1, PyUnicode_GET_LENGTH(target));
+            if (attr == NULL)
+                return -1;
+            if (!dunder_name(attr)) { /* (ModuleType's own attributes come first) */
+                busy++;
+                value = PyDict_GetItemWithError(PyModule_GetDict(module), attr);
+                busy--;
+            }
             Py_DECREF(attr);
             if (value == NULL && PyErr_Occurred())
                 return -1;
-            return 0;
+            if (value != NULL && Py_TYPE(value) == S.lazy_import)
+                return 0;
+            Py_XINCREF(value);
         }
     }
-    Py_INCREF(value);
+    if (value == NULL) {
+        /* not imported yet, or what its import must do next: import it,
+         * if the entry still holds the lazy object (a store under the key
+         * replaces the value, not the key: lookup.settle imports nothing then) */
+        busy++;
+        PyObject *current = PyDict_GetItemWithError(key->namespace, (PyObject *)key);
+        busy--;
+        if (current != lazy)
+            return PyErr_Occurred() ? -1 : 0;
+        int got = first_import(key, lazy, &value);
+        if (got <= 0)
+            return got;
+    }
+    if (!changes) {
+        Py_DECREF(value);
+        return 0;
+    }
 
     /* the change (lookup.settle's), under the binding lock */
     int got = lock_acquire();
     if (got <= 0) {
-        Py_XDECREF(attr);
         Py_DECREF(value);
         return got;
     }
@@ -653,8 +975,8 @@ settle_held(KeyObject *key, PyObject *name, PyObject *lazy)
             if (plain != NULL)
                 PyUnicode_InternInPlace(&plain);
         }
-        if (plain == NULL || PySet_Discard(S.lazy_modules, base == Py_None ? target : base) < 0 ||
-            PySet_Discard(S.lazy_modules, target) < 0 || PyDict_DelItem(namespace, (PyObject *)key) < 0 ||
+        if (plain == NULL || (base != Py_None && PySet_Discard(S.lazy_modules, base) < 0) ||
+            (submodule == Py_None && PySet_Discard(S.lazy_modules, target) < 0) || PyDict_DelItem(namespace, (PyObject *)key) < 0 ||
             PyDict_SetItem(namespace, plain, value) < 0)
             result = -1;
         else {
@@ -674,7 +996,6 @@ settle_held(KeyObject *key, PyObject *name, PyObject *lazy)
         result = -1;
     busy--;
     Py_DECREF(namespace);
-    Py_XDECREF(attr);
     Py_DECREF(value);
     if (lock_release(got) < 0)
         return -1;
@@ -1587,6 +1908,7 @@ accel_setup(PyObject *module, PyObject *config)
     TAKE(live_keys_type, "LiveKeys")
     TAKE(py_key_eq, "key_eq")
     TAKE(py_key_hash, "key_hash")
+    TAKE(py_failed_first_use, "failed_first_use")
     TAKE(entry_name, "entry_name")
     TAKE(dict_iteration_names, "dict_iteration_names")
     TAKE(comprehensions, "comprehensions")
@@ -1724,6 +2046,10 @@ PyInit__accel(void)
     INTERN(s_empty, "")
     INTERN(s_dict, "__dict__")
     INTERN(s_class, "__class__")
+    INTERN(s_from_head, "from ")
+    INTERN(s_import_part, " import ")
+    INTERN(s_getattr, "__getattr__")
+    INTERN(s_name, "__name__")
 #undef INTERN
     if ((loop_verdicts = PyDict_New()) == NULL)
         return NULL;

@@ -29,7 +29,7 @@ from lazy_codec.runtime.lazy import (
     projection,
 )
 from lazy_codec.runtime.modules import attach, attach_submodules
-from lazy_codec.runtime.resolution import statement_code
+from lazy_codec.runtime.resolution import failed_first_use, statement_code
 from lazy_codec.runtime.state import controls, initializing, lazy_modules, loaded
 
 _getframe = sys._getframe
@@ -434,6 +434,7 @@ def _accelerate() -> None:
             'bind': bind,
             'key_eq': lookup.key_eq,
             'key_hash': lookup.key_hash,
+            'failed_first_use': failed_first_use,
             # what C compares with
             'runtime_globals': lookup.RUNTIME_GLOBALS,
             'our_hooks': (__lazy_import__, _PTH_LAZY_IMPORT, _NATIVE_LAZY_IMPORT),

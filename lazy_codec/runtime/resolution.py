@@ -77,6 +77,28 @@ def import_target(lazy: LazyImportType):
     return value, None
 
 
+def failed_first_use(lazy: LazyImportType, exc: BaseException) -> BaseException:
+    """the error of a first use whose import the C accelerator ran from the
+    using frame (no statement of ours ran it: see _accel.c's first_import),
+    shaped as import_target shapes its own: the cause's traceback is the
+    `lazy` line, a frame there made now, on this path only"""
+    if lazy._base is not None and loaded(lazy._base):
+        lazy_modules.discard(lazy._base)
+    return _chained(exc, lazy, None, sys.exc_info()[1] is not None, _lazy_line_frame(lazy))
+
+
+# `v = _getframe()`: run where a `lazy` statement is written (see _placed),
+# its frame, the one a failed first use's cause points at
+_FRAME_STUB = compile('v = _getframe()', '<lazy import>', 'exec', dont_inherit=True)
+
+
+def _lazy_line_frame(lazy: LazyImportType):
+    """a finished frame of the `lazy` statement's line, in its module"""
+    namespace = {'_getframe': _getframe}
+    exec(_placed(_FRAME_STUB, lazy._filename, lazy._lineno), lazy._globals, namespace)
+    return namespace['v']
+
+
 class _ModuleLocals(dict):
     """a reified statement's locals: reads see the module's globals, as a
     module-level statement's locals are its globals; the statement's own
@@ -233,13 +255,14 @@ def _placed(code, filename: str, lineno: int):
 
 
 def _chained(
-    exc: BaseException, lazy: LazyImportType, code: 'CodeType | None', handling: bool
+    exc: BaseException, lazy: LazyImportType, code: 'CodeType | None', handling: bool, frame=None
 ) -> BaseException:
     """3.15's shape: the error as raised where the name was used, caused by
     an ImportError whose traceback is the lazy statement's line; or, when the
     error already has a chain (a cause, a context, `from None`; a use in an
     exception handler gives it that handler's exception as context), a note
-    that says where the lazy import was declared, once"""
+    that says where the lazy import was declared, once.  `frame`: one of
+    the `lazy` line where `code` did not run (the accelerator's import)"""
     tb = exc.__traceback__
     while tb is not None and tb.tb_frame.f_code is not code:
         tb = tb.tb_next
@@ -257,6 +280,8 @@ def _chained(
     cause = ImportError(f'lazy import of {lazy._name!r} raised an exception during resolution')
     if tb is not None:
         cause.__traceback__ = TracebackType(None, tb.tb_frame, tb.tb_lasti, lazy._lineno)
+    elif frame is not None:
+        cause.__traceback__ = TracebackType(None, frame, frame.f_lasti, lazy._lineno)
     exc.__cause__ = cause
     return exc
 

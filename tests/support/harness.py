@@ -166,11 +166,12 @@ def all_cases() -> dict[str, dict]:
     import cases
     import cases_cookieless
     import cases_faults
+    import cases_firstuse
     import cases_reach
     import cases_realcode
 
     collected = {}
-    for module in (cases, cases_faults, cases_realcode, cases_reach, cases_cookieless):
+    for module in (cases, cases_faults, cases_realcode, cases_reach, cases_cookieless, cases_firstuse):
         clash = collected.keys() & module.CASES.keys()
         assert not clash, f'{module.__name__} names cases already named: {sorted(clash)}'
         collected.update(module.CASES)
