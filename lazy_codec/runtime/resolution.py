@@ -87,15 +87,12 @@ def failed_first_use(lazy: LazyImportType, exc: BaseException) -> BaseException:
     return _chained(exc, lazy, None, sys.exc_info()[1] is not None, _lazy_line_frame(lazy))
 
 
-# `v = _getframe()`: run where a `lazy` statement is written (see _placed),
-# its frame, the one a failed first use's cause points at
-_FRAME_STUB = compile('v = _getframe()', '<lazy import>', 'exec', dont_inherit=True)
-
-
 def _lazy_line_frame(lazy: LazyImportType):
-    """a finished frame of the `lazy` statement's line, in its module"""
+    """a finished frame of the `lazy` statement's line, in its module: `v =
+    _getframe()` run there (see _placed)"""
+    stub = _code_of('v = _getframe()')
     namespace = {'_getframe': _getframe}
-    exec(_placed(_FRAME_STUB, lazy._filename, lazy._lineno), lazy._globals, namespace)
+    exec(_placed(stub, lazy._filename, lazy._lineno), lazy._globals, namespace)
     return namespace['v']
 
 
@@ -153,7 +150,7 @@ def statement_code(statement: str, filename: str, lineno: int):
         if code is None:
             code = _from_template(statement)
             if code is None:
-                code = compile(statement, filename, 'exec', dont_inherit=True)
+                code = _code_of(statement)
             _unplaced[statement] = code
         code = _statement_codes[key] = _placed(code, filename, lineno)
         statement_code_ids.add(id(code))  # kept alive by _statement_codes
@@ -209,7 +206,7 @@ def _template(kind: str, level: int, count: int) -> tuple:
         text = f'import {".".join(placeholders)} as v'
     else:
         text = f'from {"." * level}{".".join(placeholders[:-1])} import {placeholders[-1]} as v'
-    code = compile(text, '<lazy import>', 'exec', dont_inherit=True)
+    code = _code_of(text)
 
     def expression(value) -> str:
         """Python source for `value` with the placeholders as names[i]"""
@@ -227,6 +224,23 @@ def _template(kind: str, level: int, count: int) -> tuple:
     return code, eval(source, {})
 
 
+# `statement` as the body of a class that never runs, in a module that hands
+# out its own code (see _code_of)
+_CLASS_BODY = 'c = _getframe().f_code\nif c is None:\n    class _:\n        {}\n'
+
+
+def _code_of(statement: str) -> CodeType:
+    """`statement` as code that runs in a namespace (a class body's: it also
+    stores __module__ and __qualname__ there, which nothing reads), made
+    without compile(): a process's first compile() builds the ast module's
+    node types, 8.6 M instructions on 3.11 and 10.4 M on 3.14, which exec of
+    a string does not"""
+    namespace: dict = {'_getframe': _getframe}
+    exec(_CLASS_BODY.format(statement), namespace)
+    module: CodeType = namespace['c']
+    return next(const for const in module.co_consts if type(const) is CodeType)
+
+
 # a location table entry (3.11+): "no columns" (code 13) for up to 8 code
 # units, at line delta 0; its low 3 bits hold the count less one
 LOCATION_NO_COLUMNS = 0x80 | (13 << 3)
@@ -239,8 +253,14 @@ def _placed(code, filename: str, lineno: int):
     """`code` as if written on line `lineno` of `filename`, with no columns
     (one replace: each makes a new code object): a traceback shows the
     user's `lazy` line there, whose columns differ"""
-    if sys.version_info < (3, 11):  # no columns before 3.11
-        return code.replace(co_filename=filename, co_firstlineno=lineno)
+    if sys.version_info < (3, 10):  # no columns before 3.11; an empty lnotab: all at the first line
+        return code.replace(co_filename=filename, co_firstlineno=lineno, co_name='<module>', co_lnotab=b'')
+    if sys.version_info < (3, 11):  # (bytes, line delta 0) pairs of at most 254 bytes
+        size = len(code.co_code)
+        table = bytes((254, 0)) * (size // 254) + (bytes((size % 254, 0)) if size % 254 else b'')
+        return code.replace(
+            co_filename=filename, co_firstlineno=lineno, co_name='<module>', co_linetable=table
+        )
     units = len(code.co_code) // 2
     table = _no_columns.get(units)
     if table is None:
@@ -251,7 +271,13 @@ def _placed(code, filename: str, lineno: int):
             table += bytes((LOCATION_NO_COLUMNS | (n - 1), 0))
             left -= n
         table = _no_columns[units] = bytes(table)
-    return code.replace(co_filename=filename, co_firstlineno=lineno, co_linetable=table)
+    return code.replace(
+        co_filename=filename,
+        co_firstlineno=lineno,
+        co_linetable=table,
+        co_name='<module>',
+        co_qualname='<module>',
+    )
 
 
 def _chained(
