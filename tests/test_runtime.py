@@ -220,24 +220,33 @@ def test_load_opcodes_are_the_interpreters(tmp_path):
 
 @pytest.mark.skipif(NATIVE, reason='the backport runtime is not used on 3.15+')
 def test_statement_from_template_is_what_compiling_it_gives(tmp_path):
-    # a first use fills a compiled template in rather than compile its
-    # statement: the same instructions, on the same names and constants, as compile()'s
+    # a first use fills a template in rather than make its statement's code:
+    # the same instructions, on the same names and constants, as the
+    # statement's own code (_code_of: a class body's, made without
+    # compile()), whose import instructions are compile()'s
     out = run(
         tmp_path,
         {
             'main.py': textwrap.dedent("""\
         import dis
         from lazy_codec.runtime import resolution
+        def instructions(code):
+            return [(i.opname, i.argval) for i in dis.get_instructions(code)]
+        CLASS_BODY_NAMES = ('__module__', '__qualname__', '__firstlineno__', '__static_attributes__')
+        def import_steps(code):
+            return [step for step in instructions(code)
+                    if step[0].startswith(('IMPORT_', 'STORE_')) and step[1] not in CLASS_BODY_NAMES]
         for statement in ('import os as v', 'import a.b as v', 'import a.b.c as v', 'from m import x as v',
                           'from ..p.q import y as v', 'from . import z as v', 'from ... import w as v',
                           'from _1 import _0 as v', 'import v as v'):
-            made, compiled = resolution._from_template(statement), compile(statement, '<x>', 'exec')
-            print(statement, [(i.opname, i.argval) for i in dis.get_instructions(made)]
-                  == [(i.opname, i.argval) for i in dis.get_instructions(compiled)])
+            made, own = resolution._from_template(statement), resolution._code_of(statement)
+            compiled = compile(statement, '<x>', 'exec')
+            print(statement, instructions(made) == instructions(own),
+                  import_steps(made) == import_steps(compiled) != [])
     """)
         },
     )
-    assert out.count(' True\n') == 9, out
+    assert out.count(' True True\n') == 9, out
 
 
 @pytest.mark.skipif(NATIVE, reason='the backport runtime is not used on 3.15+')
