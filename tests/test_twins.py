@@ -3,9 +3,10 @@ the same inputs, the answers compared (the accelerator does the common case
 of a statement and of a first use; the pure runtime is the reference).
 
 - state.initializing / state.loaded beside C's, called directly;
-- binding (bind), first uses (lookup.settle) and submodules attached to
-  their packages (modules.attach_submodules): one program, run with each
-  runtime, printing every piece of state they change after each step.
+- binding (bind), first uses (lookup.settle; with the accelerator the
+  import itself too, failed ones included) and submodules attached to their
+  packages (modules.attach_submodules): one program, run with each runtime,
+  printing every piece of state they change after each step.
 """
 
 import sys
@@ -145,6 +146,14 @@ PROGRAM = textwrap.dedent("""\
     minidom.parseString
     shlex.quote
     dump('all used', ('main', here), ('pkg', vars(sys.modules['pkg'])))
+    lazy import broken
+    lazy from broken import anything
+    for use in (lambda: broken, lambda: anything, lambda: broken):
+        try:
+            use()
+        except ValueError as error:
+            print('failed:', error, type(error.__cause__).__name__, error.__cause__.__traceback__.tb_lineno)
+    dump('a failed first use, twice', ('main', here))
 """)
 
 
@@ -157,6 +166,7 @@ def test_binding_settling_and_attaching_agree(tmp_path):
             'pkg/__init__.py': 'value = 1\n',
             'pkg/sub/__init__.py': '',
             'pkg/sub/deep.py': 'VALUE = 2\n',
+            'broken.py': "raise ValueError('broken at import')\n",
         },
     )
     runs = {
@@ -170,4 +180,7 @@ def test_binding_settling_and_attaching_agree(tmp_path):
     # (each step changed something: the program reaches the twins)
     assert "('json', 'LazyName', 'lazy_import')" in out and "('json', 'str', 'module')" in out
     assert "'pkg.sub.deep'" in out and 'waiting: {}' in out
-    assert out.count('--') == 7
+    assert out.count('--') == 8
+    # (the failed first uses: each chained to its own lazy line, 29 and 30)
+    assert out.count('failed: broken at import ImportError 29') == 2, out
+    assert out.count('failed: broken at import ImportError 30') == 1, out
