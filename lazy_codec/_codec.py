@@ -126,7 +126,7 @@ def _looks_like_compile(frame: 'FrameType') -> bool:
     if compiles != decodes:
         return compiles  # (most code names one kind only: the call need not be read)
     try:
-        from lazy_codec.runtime.bytecode import callee_name
+        from lazy_codec.runtime.access import callee_name
 
         return callee_name(frame) in _COMPILERS
     except Exception:

@@ -51,7 +51,8 @@ def modules():
 RUNTIME_ORDER = (
     'lazy_codec.runtime.state',
     'lazy_codec.runtime.accelerator',
-    'lazy_codec.runtime.bytecode',
+    'lazy_codec.runtime.opcodes',
+    'lazy_codec.runtime.access',
     'lazy_codec.runtime.lazy',
     'lazy_codec.runtime.binding',
     'lazy_codec.runtime.rebuilder',

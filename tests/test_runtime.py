@@ -13,7 +13,8 @@ RUNTIME_MODULES = {
     'lazy_codec.runtime',
     'lazy_codec.runtime.api',
     'lazy_codec.runtime.binding',
-    'lazy_codec.runtime.bytecode',
+    'lazy_codec.runtime.opcodes',
+    'lazy_codec.runtime.access',
     'lazy_codec.runtime.modules',
     'lazy_codec.runtime.rebuilder',
     'lazy_codec.runtime.state',
@@ -203,15 +204,15 @@ def test_mode_all_stdlib_heavy_imports(tmp_path):
 
 @pytest.mark.skipif(NATIVE, reason='the backport runtime is not used on 3.15+')
 def test_load_opcodes_are_the_interpreters(tmp_path):
-    # the table written out in _bytecode (to spare importing `opcode`)
+    # the loads, from the table written out in opcodes (to spare importing `opcode`)
     out = run(
         tmp_path,
         {
             'main.py': textwrap.dedent("""\
         import opcode
-        from lazy_codec.runtime import bytecode
-        want = frozenset(opcode.opmap[n] for n in bytecode.LOAD_OPNAMES if n in opcode.opmap)
-        print(bytecode.LOADS == want, bytecode.LOAD_OPS.get(__import__("sys").version_info[:2]) is not None)
+        from lazy_codec.runtime import access
+        want = frozenset(opcode.opmap[n] for n in access.LOAD_OPNAMES if n in opcode.opmap)
+        print(access.LOADS == want, access.LOADS != frozenset())
     """)
         },
     )
@@ -277,22 +278,28 @@ def test_resolution_statement_sits_on_the_lazy_line_without_columns(tmp_path):
 
 
 @pytest.mark.skipif(NATIVE, reason='the backport runtime is not used on 3.15+')
-def test_call_opcode_table_matches_opcode_module(tmp_path):
-    # the opcodes that reading a call site needs are written out per version
-    # (no `opcode` import at run time); they must be this interpreter's
+def test_opcode_tables_match_opcode_module(tmp_path):
+    # the opcodes the runtime reads are written out by name, a table per
+    # version (no `opcode` import at run time): this version's must be this
+    # interpreter's opcode.opmap, for every name any version's table has
     out = run(
         tmp_path,
         {
             'main.py': textwrap.dedent("""\
-        import opcode, sys
-        from lazy_codec.runtime import bytecode
-        want = tuple(opcode.opmap.get(n, -1) if opcode.opmap.get(n, 256) < 256 else -1
-                     for n in bytecode.CALL_OPNAMES)
-        print(bytecode.CALL_OPS.get(sys.version_info[:2]) == want)
+        import ast, sys
+        from lazy_codec.runtime import opcodes
+        print('opcode' not in sys.modules)
+        import opcode
+        with open(opcodes.__file__, encoding='utf-8') as f:
+            tree = ast.parse(f.read())
+        names = {key.value for node in ast.walk(tree) if isinstance(node, ast.Dict)
+                 for key in node.keys if isinstance(key, ast.Constant) and isinstance(key.value, str)}
+        print(len(names) > 90, {**opcodes.OPCODES, **opcodes.PSEUDO} == {n: opcode.opmap[n] for n in names
+                                                                           if n in opcode.opmap})
     """)
         },
     )
-    assert out == 'True\n'
+    assert out == 'True\nTrue True\n'
 
 
 @pytest.mark.skipif(NATIVE, reason='the backport runtime is not used on 3.15+')

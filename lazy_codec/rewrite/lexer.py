@@ -103,123 +103,34 @@ def split_lines(text: str) -> list:
 
 # the hard keywords of 3.9-3.14 (keyword.kwlist, asserted by the tests; not
 # imported: the module is one more import at the first decode)
-KEYWORDS = frozenset(
-    (
-        'False',
-        'None',
-        'True',
-        'and',
-        'as',
-        'assert',
-        'async',
-        'await',
-        'break',
-        'class',
-        'continue',
-        'def',
-        'del',
-        'elif',
-        'else',
-        'except',
-        'finally',
-        'for',
-        'from',
-        'global',
-        'if',
-        'import',
-        'in',
-        'is',
-        'lambda',
-        'nonlocal',
-        'not',
-        'or',
-        'pass',
-        'raise',
-        'return',
-        'try',
-        'while',
-        'with',
-        'yield',
-    )
-    + (('__peg_parser__',) if sys.version_info[:2] == (3, 9) else ())
-)
-
-COMPOUND = frozenset(
-    (
-        'if',
-        'elif',
-        'else',
-        'for',
-        'while',
-        'with',
-        'try',
-        'except',
-        'finally',
-        'def',
-        'class',
-        'async',
-        'match',
-        'case',
-    )
-)
+# fmt: off
+KEYWORDS = frozenset((
+    'False', 'None', 'True', 'and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue',
+    'def', 'del', 'elif', 'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import',
+    'in', 'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise', 'return', 'try', 'while',
+    'with', 'yield',
+) + (('__peg_parser__',) if sys.version_info[:2] == (3, 9) else ()))
+# the words that may start a compound statement's header
+COMPOUND = frozenset((
+    'if', 'elif', 'else', 'for', 'while', 'with', 'try', 'except', 'finally', 'def', 'class',
+    'async', 'match', 'case',
+))
+# fmt: on
 _COMPOUND_FIRST = frozenset(word[0] for word in COMPOUND)
 
 _F_PREFIXES = frozenset(('f', 'fr', 'rf') + (('t', 'tr', 'rt') if sys.version_info >= (3, 14) else ()))
 _PREFIXES = frozenset(('', 'r', 'u', 'b', 'br', 'rb')) | _F_PREFIXES
 # 3.12+ f-strings may nest the same quotes inside a replacement field
 _NESTED_FSTRINGS = sys.version_info >= (3, 12)
-_OPERATORS = frozenset(
-    (
-        '**=',
-        '//=',
-        '>>=',
-        '<<=',
-        '...',
-        '->',
-        '**',
-        '//',
-        '>>',
-        '<<',
-        '<=',
-        '>=',
-        '==',
-        '!=',
-        ':=',
-        '+=',
-        '-=',
-        '*=',
-        '/=',
-        '%=',
-        '&=',
-        '|=',
-        '^=',
-        '@=',
-        '+',
-        '-',
-        '*',
-        '/',
-        '%',
-        '&',
-        '|',
-        '^',
-        '~',
-        '<',
-        '>',
-        '(',
-        ')',
-        '[',
-        ']',
-        '{',
-        '}',
-        ',',
-        ':',
-        ';',
-        '.',
-        '=',
-        '@',
-    )
-    + (('<>',) if sys.version_info >= (3, 12) else ())
-)  # 3.12+ reads `<>` as one
+# fmt: off
+_OPERATORS = frozenset((
+    '**=', '//=', '>>=', '<<=', '...',
+    '->', '**', '//', '>>', '<<', '<=', '>=', '==', '!=', ':=',
+    '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '@=',
+    '+', '-', '*', '/', '%', '&', '|', '^', '~', '<', '>',
+    '(', ')', '[', ']', '{', '}', ',', ':', ';', '.', '=', '@',
+) + (('<>',) if sys.version_info >= (3, 12) else ()))  # 3.12+ reads `<>` as one
+# fmt: on
 _NUMBER_CHARS = frozenset('0123456789_.eEjJxXoObBaAcCdDfF')
 _WORD_CHARS = frozenset('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_')
 

@@ -5,7 +5,10 @@ modules import one way (tests/test_layers.py holds them to it).
     state        all the runtime's mutable state, each piece with its
                  invariant (a leaf: the modules below import one way, each
                  only what is listed before it)
-    bytecode     what a frame is doing: a load, a peek, a store
+    opcodes      the instructions it reads, by name on each version, and
+                 the decoder that reads them off a frame's code
+    access       what a frame's lookup is (a load, a peek, a store), where
+                 a value goes next, whether a loop iterates a module's dict
     lazy         LazyImportType, the lazy object, with 3.15's look
     binding      the lazy key in a module dict, its edits, making a binding
     rebuilder    the thread that makes dicts plain again
@@ -30,7 +33,8 @@ import sys
 LOADED_AT_START = (
     'state',
     'accelerator',
-    'bytecode',
+    'opcodes',
+    'access',
     'lazy',
     'binding',
     'rebuilder',

@@ -65,7 +65,7 @@ static struct {
     PyTypeObject *live_keys_type; /* state.LiveKeys */
     PyObject *entry_name;
     PyObject *kind_import, *kind_from, *kind_origin; /* lazy.IMPORT, FROM, ORIGIN: `_kind` values */
-    PyObject *dict_iteration_names; /* frozenset: see bytecode.in_dict_loop */
+    PyObject *dict_iteration_names; /* frozenset: see access.in_dict_loop */
     PyObject *comprehensions;       /* tuple of code names */
     unsigned char simple_loads[256]; /* LOAD_GLOBAL, LOAD_NAME */
     unsigned char plain_peeks[256];  /* where lookup.key_eq answers True and does nothing */
@@ -333,7 +333,7 @@ frame_globals_new(PyFrameObject *frame)
 #endif
 }
 
-/* may a for loop in `code` iterate its module's dict? (bytecode.in_dict_loop's
+/* may a for loop in `code` iterate its module's dict? (access.in_dict_loop's
  * question asked of the whole code: it names a way to iterate a dict, or it
  * is a 3.9-3.11 comprehension); -1 on error.  Cached by code (bounded). */
 static int
@@ -1003,7 +1003,7 @@ settle_held(KeyObject *key, PyObject *name, PyObject *lazy)
 }
 
 /* is the running instruction one where a lazy key's compare is a peek that
- * hands nothing out (`in`, a store, a delete: bytecode._PEEKS but the
+ * hands nothing out (`in`, a store, a delete: access._PEEKS but the
  * subscripts)?  lookup.key_eq answers True there and changes nothing */
 static int
 plain_peek(void)

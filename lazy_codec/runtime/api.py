@@ -16,8 +16,8 @@ from _operator import index as _index
 from lazy_codec.rewrite import ENTRY_NAME, ENTRY_POINTS
 from lazy_codec.runtime import lookup, state
 from lazy_codec.runtime.accelerator import accel
+from lazy_codec.runtime.access import at_module_level
 from lazy_codec.runtime.binding import bind, bind_where_stored
-from lazy_codec.runtime.bytecode import at_module_level
 from lazy_codec.runtime.lazy import (
     DUNDER,
     FROM,
@@ -409,7 +409,7 @@ def _accelerate() -> None:
     one contract: this namespace (setup fails on a missing or mistyped
     entry, and reads `controls` through its slots, never a global by name)"""
     global lazy_import, lazy_from, maybe_lazy_import, maybe_lazy_from
-    from lazy_codec.runtime import bytecode, modules
+    from lazy_codec.runtime import access, modules, opcodes
 
     accel.setup(
         {
@@ -441,11 +441,11 @@ def _accelerate() -> None:
             'builtin_import': __import__('builtins').__import__,
             'entry_name': ENTRY_NAME,
             'kinds': (IMPORT, FROM, ORIGIN),  # (the lazy objects C makes)
-            'dict_iteration_names': bytecode.DICT_ITERATION_NAMES,
-            'comprehensions': bytecode.COMPREHENSIONS,
-            'simple_loads': bytecode.NAME_LOADS,
-            'plain_peeks': bytecode.PLAIN_PEEKS,
-            'EXTENDED_ARG': bytecode.EXTENDED_ARG,
+            'dict_iteration_names': access.DICT_ITERATION_NAMES,
+            'comprehensions': access.COMPREHENSIONS,
+            'simple_loads': access.NAME_LOADS,
+            'plain_peeks': access.PLAIN_PEEKS,
+            'EXTENDED_ARG': opcodes.EXTENDED_ARG,
         }
     )
     lazy_import, lazy_from = accel.lazy_import, accel.lazy_from

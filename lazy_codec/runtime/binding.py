@@ -17,7 +17,7 @@ from _operator import methodcaller
 from types import ModuleType
 
 from lazy_codec.runtime.accelerator import accel
-from lazy_codec.runtime.bytecode import store_after_call
+from lazy_codec.runtime.access import store_after_call
 from lazy_codec.runtime.lazy import LazyImportType
 from lazy_codec.runtime.state import LiveKeys, binding_lock, controls, live_keys, live_keys_of
 

@@ -15,21 +15,22 @@ from _thread import get_ident
 
 from lazy_codec.runtime import binding, rebuilder
 from lazy_codec.runtime.accelerator import accel
-from lazy_codec.runtime.binding import EscapedName, LazyName, bind_alias, plain_key, replace_key
-from lazy_codec.runtime.bytecode import (
+from lazy_codec.runtime.access import (
     NAME_LOADS,
-    STDLIB_SITE,
+    PEEK,
+    STDLIB_LOAD,
     copies_read,
-    current_offset,
     hands_value_out,
     ignores_errors,
     in_dict_loop,
-    is_loading,
     is_star_import,
+    lookup_kind,
     reads_key,
     store_after,
 )
+from lazy_codec.runtime.binding import EscapedName, LazyName, bind_alias, plain_key, replace_key
 from lazy_codec.runtime.lazy import ImportCycleError, LazyImportType, raising
+from lazy_codec.runtime.opcodes import current_offset
 from lazy_codec.runtime.rebuilder import rebuild_later, swap_later
 from lazy_codec.runtime.resolution import import_target
 from lazy_codec.runtime.state import (
@@ -92,7 +93,7 @@ def key_eq(self, other):
         if not loading:
             return True
     else:
-        loading = is_loading(frame)  # (STDLIB_SITE: see below)
+        loading = lookup_kind(frame)  # (PEEK is falsy; STDLIB_LOAD: see below)
         if not loading:
             if hands_value_out(frame) and not _in_runtime(frame):
                 return _handed_out(self, frame)
@@ -132,7 +133,7 @@ def key_eq(self, other):
                 name=lazy._base or lazy._name,
             )
         )
-    if loading is STDLIB_SITE:
+    if loading == STDLIB_LOAD:
         return _stdlib_site_load(self, namespace, frame)
     exc = settle(self, namespace, frame)
     if exc is not None:
@@ -199,7 +200,7 @@ def settle(key: LazyName, namespace: dict, frame=None) -> 'BaseException | None'
 
 def _stdlib_site_load(key: LazyName, namespace: dict, frame) -> bool:
     """__eq__'s load at one of the stdlib sites that 3.15 made loads (see
-    bytecode.stdlib_site_loads): errors ignored where 3.15's site ignores
+    access.stdlib_site_loads): errors ignored where 3.15's site ignores
     them, and the copies of the dict that the site reads resolved too"""
     lazy = key.lazy
     exc = settle(key, namespace, frame)
@@ -211,18 +212,18 @@ def _stdlib_site_load(key: LazyName, namespace: dict, frame) -> bool:
     return True
 
 
-def _rearmed(key: LazyName, frame):
+def _rearmed(key: LazyName, frame) -> int:
     """a load of a used key whose entry holds a lazy object again (the one a
     peek handed out or a copy kept, stored back): make the key wait for it,
     as when bound"""
-    loading = is_loading(frame)
+    loading = lookup_kind(frame)
     if not loading or _in_runtime(frame):
-        return False
+        return PEEK
     namespace = key.namespace
     with binding_lock:
         value = namespace.get(key, None)
         if type(value) is not LazyImportType or key.lazy is not None:
-            return key.lazy is not None and loading
+            return loading if key.lazy is not None else PEEK
         key.lazy = value
         key.live = live_keys_of(namespace)
         key.live.count += 1

@@ -10,8 +10,8 @@ import sys
 from types import CodeType, TracebackType
 
 from lazy_codec.runtime import lazy as lazy_objects
+from lazy_codec.runtime.access import name_loaded_for_attribute
 from lazy_codec.runtime.binding import rebind
-from lazy_codec.runtime.bytecode import name_loaded_for_attribute
 from lazy_codec.runtime.lazy import DUNDER, IMPORT, LazyImportType, import_from
 from lazy_codec.runtime.modules import attach_submodules, check_package, import_named_submodule
 from lazy_codec.runtime.state import lazy_modules, loaded, statement_code_ids
