@@ -61,13 +61,18 @@ _PEEKS = opcodes_named((
     'IS_OP',
     'STORE_NAME', 'STORE_GLOBAL', 'STORE_ATTR', 'STORE_FAST', 'STORE_DEREF',
     'DELETE_NAME', 'DELETE_GLOBAL', 'DELETE_ATTR', 'DELETE_FAST',
-    'MAP_ADD', 'SET_ADD', 'LIST_APPEND', 'DICT_UPDATE', 'DICT_MERGE', 'SET_UPDATE', 'LIST_EXTEND',
+    'MAP_ADD', 'SET_ADD', 'LIST_APPEND', 'DICT_UPDATE', 'DICT_MERGE',
     'BUILD_MAP', 'BUILD_SET', 'BUILD_CONST_KEY_MAP',
     'BINARY_AND', 'BINARY_OR', 'BINARY_XOR', 'BINARY_SUBTRACT',  # (set operators)
     'INPLACE_AND', 'INPLACE_OR', 'INPLACE_XOR', 'INPLACE_SUBTRACT',
-    'UNPACK_SEQUENCE', 'UNPACK_EX', 'COPY_DICT_WITHOUT_KEYS', 'MATCH_KEYS', 'MATCH_MAPPING',
+    'COPY_DICT_WITHOUT_KEYS', 'MATCH_KEYS', 'MATCH_MAPPING',
 ))
 # fmt: on
+# (not UNPACK_SEQUENCE, UNPACK_EX, LIST_EXTEND, SET_UPDATE: `a, b = it`,
+# `[*it]`, `{*it}` look no key up themselves; a lookup under them is their
+# iterator's, a C caller such as map over getattr, which 3.15 resolves.
+# `x in it` stays a peek: `'x' in globals()` is one, and telling the two
+# apart would take the runtime's Python for every `in` that finds a lazy key)
 # the peeks whose result is the value found: a subscript (3.14: BINARY_OP 26)
 _SUBSCRIPTS = opcodes_named(('BINARY_SUBSCR', 'BINARY_OP'))
 # the peeks where a lazy key's compare only answers "equal": lookup_kind

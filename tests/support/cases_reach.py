@@ -520,3 +520,27 @@ except NameError as exc:
     files={'failing.py': 'from json import decoder\ndel decoder, undefined_name\n'},
     argv=[*_MODE_ALL, 'main.py'],
 )
+
+# -- getattr whose result an unpacking or a container op consumes -------------------
+# (the call site is a C iterator's: map over getattr.  3.15 resolves, as
+# getattr on a module always does; a lookup of the dict itself, `in` or
+# dict.get, stays a peek.  `x in map(getattr, ...)` is a documented
+# difference: a peek here)
+case(
+    'getattr_results_unpacked',
+    """\
+import functools, probe
+import lib1, lib2, lib3, lib4, lib5
+names = ['json', 'dumps']
+def t(values):
+    return [type(v).__name__ for v in values]
+a, b = map(getattr, [lib1] * 2, names)
+print(t((a, b)), probe.kind(vars(lib1), 'json'))
+first, *rest = map(getattr, [lib2] * 2, names)
+print(t([first, *rest]), probe.kind(vars(lib2), 'dumps'))
+print(t([*map(functools.partial(getattr, lib3), names)]), probe.kind(vars(lib3), 'json'))
+print(sorted(t({*map(functools.partial(getattr, lib4), names)})), probe.kind(vars(lib4), 'json'))
+print('json' in vars(lib5), 'dumps' in vars(lib1), probe.kind(vars(lib5), 'dumps'))
+""",
+    files={f'lib{i}.py': '{COOKIE}\nlazy import json\nlazy from json import dumps\n' for i in range(1, 6)},
+)
