@@ -15,7 +15,6 @@ RUNTIME_MODULES = {
     'lazy_codec.runtime.binding',
     'lazy_codec.runtime.opcodes',
     'lazy_codec.runtime.access',
-    'lazy_codec.runtime.modules',
     'lazy_codec.runtime.rebuilder',
     'lazy_codec.runtime.state',
     'lazy_codec.runtime.lazy',
@@ -24,8 +23,7 @@ RUNTIME_MODULES = {
     # the entry ABI (lazy_codec._entry, whose names are lazy_codec.rewrite's)
     'lazy_codec._entry',
     'lazy_codec.rewrite',
-    # which runtime runs, and the C accelerator where it is built
-    'lazy_codec.runtime.accelerator',
+    # the C accelerator, where it is built (state.accel)
 } | ({'lazy_codec.runtime._accel'} if ACCELERATED else set())
 # what a process imports to decode a cookie file (tests/test_lexer.py pins them exactly)
 # what compiling a cookie module imports: on 3.9-3.14 the source loader's

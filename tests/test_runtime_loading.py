@@ -26,6 +26,7 @@ SHOW = textwrap.dedent('''\
         assert spec.parent == 'lazy_codec.runtime' and spec._initializing is False, name
         assert module.__file__.endswith(name + '.py'), name
     import importlib
+    import lazy_codec.runtime.accelerator
     importlib.reload(sys.modules['lazy_codec.runtime.accelerator'])
     print('ok')
     print(sys.modules['lazy_codec.runtime.state'].__spec__.loader.get_source('lazy_codec.runtime.state')

@@ -5,7 +5,7 @@
 Each entry point decides, as 3.15 does, whether a statement binds lazily;
 a lazy binding is made by lazy_codec.runtime.binding, resolved by
 lazy_codec.runtime.resolution when lazy_codec.runtime.lookup sees a load, and
-the submodules it names are attached by lazy_codec.runtime.modules.  This
+the submodules it names are attached by lazy_codec.runtime.resolution.  This
 module loads the whole runtime (lookup, resolution: they complete the key
 and lazy object types).
 """
@@ -15,7 +15,6 @@ from _operator import index as _index
 
 from lazy_codec.rewrite import ENTRY_NAME, ENTRY_POINTS
 from lazy_codec.runtime import lookup, state
-from lazy_codec.runtime.accelerator import accel
 from lazy_codec.runtime.access import at_module_level
 from lazy_codec.runtime.binding import bind, bind_where_stored
 from lazy_codec.runtime.lazy import (
@@ -28,9 +27,8 @@ from lazy_codec.runtime.lazy import (
     new_lazy,
     projection,
 )
-from lazy_codec.runtime.modules import attach, attach_submodules
-from lazy_codec.runtime.resolution import failed_first_use, statement_code
-from lazy_codec.runtime.state import controls, initializing, lazy_modules, loaded
+from lazy_codec.runtime.resolution import attach, attach_submodules, failed_first_use, statement_code
+from lazy_codec.runtime.state import accel, controls, initializing, lazy_modules, loaded
 
 _getframe = sys._getframe
 _MISSING = object()
@@ -409,7 +407,7 @@ def _accelerate() -> None:
     one contract: this namespace (setup fails on a missing or mistyped
     entry, and reads `controls` through its slots, never a global by name)"""
     global lazy_import, lazy_from, maybe_lazy_import, maybe_lazy_from
-    from lazy_codec.runtime import access, modules, opcodes
+    from lazy_codec.runtime import access, opcodes, resolution
 
     accel.setup(
         {
@@ -424,8 +422,8 @@ def _accelerate() -> None:
             'LazyName': lookup.LazyName,
             'LazyImportType': LazyImportType,
             'LiveKeys': state.LiveKeys,
-            'ModuleSpec': modules._ModuleSpec,
-            'DoneWatch': modules._DoneWatch,
+            'ModuleSpec': resolution._ModuleSpec,
+            'DoneWatch': resolution._DoneWatch,
             # the Python twins C hands the rest to
             'lazy_import': lazy_import,
             'lazy_from': lazy_from,

@@ -16,10 +16,9 @@ from _functools import partial
 from _operator import methodcaller
 from types import ModuleType
 
-from lazy_codec.runtime.accelerator import accel
 from lazy_codec.runtime.access import store_after_call
 from lazy_codec.runtime.lazy import LazyImportType
-from lazy_codec.runtime.state import LiveKeys, binding_lock, controls, live_keys, live_keys_of
+from lazy_codec.runtime.state import LiveKeys, accel, binding_lock, controls, live_keys, live_keys_of
 
 TYPE_CHECKING = False  # (mypy reads `if TYPE_CHECKING:` blocks as true; typing is not imported)
 

@@ -14,7 +14,6 @@ import sys
 from _thread import get_ident
 
 from lazy_codec.runtime import binding, rebuilder
-from lazy_codec.runtime.accelerator import accel
 from lazy_codec.runtime.access import (
     NAME_LOADS,
     PEEK,
@@ -34,6 +33,7 @@ from lazy_codec.runtime.opcodes import current_offset
 from lazy_codec.runtime.rebuilder import rebuild_later, swap_later
 from lazy_codec.runtime.resolution import import_target
 from lazy_codec.runtime.state import (
+    accel,
     binding_lock,
     controls,
     live_keys,

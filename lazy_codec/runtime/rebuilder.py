@@ -19,11 +19,10 @@ from _functools import partial
 from _thread import allocate_lock, start_new_thread
 from types import FrameType
 
-from lazy_codec.runtime.accelerator import accel
 from lazy_codec.runtime.access import dicts_being_iterated
 from lazy_codec.runtime.binding import EscapedName, LazyName, in_one_call, plain_key
 from lazy_codec.runtime.lazy import LazyImportType
-from lazy_codec.runtime.state import binding_lock, dirty, lookup_codes, unswapped
+from lazy_codec.runtime.state import accel, binding_lock, dirty, lookup_codes, unswapped
 
 # -- the thread ----------------------------------------------------------------
 _LINGER = 20  # idle rounds of 1 ms before the thread exits (one start per burst)

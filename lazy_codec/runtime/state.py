@@ -5,6 +5,7 @@ that first needed it.  The C accelerator is handed these objects at setup
 (api._accelerate) and reads `controls` through its slots.
 """
 
+import os
 import sys
 from _thread import RLock
 from _weakref import ref as _weakref
@@ -12,6 +13,30 @@ from _weakref import ref as _weakref
 TYPE_CHECKING = False  # (mypy reads `if TYPE_CHECKING:` blocks as true; typing is not imported)
 if TYPE_CHECKING:
     from typing import Any
+
+
+# Which runtime runs, chosen once as the runtime loads and never changed:
+# the C accelerator's extension module (built where the install found a
+# compiler and the interpreter's headers), or None where the pure runtime
+# runs alone: LAZY_CODEC_PURE=1, a free-threaded build (the accelerator, as
+# the runtime's dict edits, relies on the GIL), or no extension built.
+# (Here, not in a module of its own: each module the runtime loads at its
+# first statement costs that statement about 0.18 M instructions.)
+def _accelerator():
+    if os.environ.get('LAZY_CODEC_PURE') == '1':
+        return None
+    gil_enabled = getattr(sys, '_is_gil_enabled', None)
+    if gil_enabled is not None and not gil_enabled():
+        return None
+    try:
+        import lazy_codec.runtime._accel as _accel  # (a built extension: mypy has no stub of it)
+    except ImportError:  # (not built: no compiler or no headers at install)
+        return None
+    return _accel
+
+
+accel = _accelerator()
+
 
 # Guards the check-then-replace of a lazy entry in a module dict (threads
 # reifying one name at once bind it once) and every table below marked
