@@ -54,7 +54,7 @@ static struct {
     PyObject *lazy_modules;     /* state.lazy_modules */
     PyObject *waiting_children; /* state.waiting_children */
     PyObject *waiting_origin;   /* state.waiting_origin */
-    PyTypeObject *module_spec, *done_watch; /* importlib's ModuleSpec, modules._DoneWatch */
+    PyTypeObject *module_spec, *done_watch; /* importlib's ModuleSpec, resolution._DoneWatch */
     PyObject *lock_acquire, *lock_release; /* state.binding_lock's */
     PyObject *our_hooks;        /* the __lazy_import__ objects that are ours */
     PyObject *builtin_import;   /* the interpreter's own __import__ */
@@ -493,7 +493,7 @@ lock_release(int held)
 }
 
 /* for each prefix of dotted `name` (itself too): imported, not running,
- * nothing waiting to attach (modules.attach_submodules has nothing to do) */
+ * nothing waiting to attach (resolution.attach_submodules has nothing to do) */
 static int
 nothing_to_attach(PyObject *name)
 {
@@ -1397,7 +1397,7 @@ set_update(PyObject *target, PyObject *items)
     return failed || PyErr_Occurred() ? -1 : 0;
 }
 
-/* modules.attach: a lazy binding of `child` in package `parent` that
+/* resolution.attach: a lazy binding of `child` in package `parent` that
  * imports `full` (an error at first use points at `origin`'s line) */
 static int
 attach(PyObject *parent, PyObject *child, PyObject *full, PyObject *origin)
@@ -1434,7 +1434,7 @@ attach(PyObject *parent, PyObject *child, PyObject *full, PyObject *origin)
 }
 
 /* `getattr(getattr(module, '__spec__', None), '_initializing', False) is True`
- * (modules.attach_submodules' test of a package still running); -1 error */
+ * (resolution.attach_submodules' test of a package still running); -1 error */
 static int
 running_package(PyObject *module)
 {
@@ -1458,7 +1458,7 @@ running_package(PyObject *module)
 }
 
 /* a running (or absent) package waits to attach `children` until importlib
- * marks it done (modules._DoneWatch); under the binding lock */
+ * marks it done (resolution._DoneWatch); under the binding lock */
 static int
 wait_for(PyObject *parent_name, PyObject *parent, PyObject *children, PyObject *origin)
 {
@@ -1489,7 +1489,7 @@ wait_for(PyObject *parent_name, PyObject *parent, PyObject *children, PyObject *
     return failed ? -1 : 0;
 }
 
-/* modules.attach_submodules(dotted, origin): bind each not-yet-imported
+/* resolution.attach_submodules(dotted, origin): bind each not-yet-imported
  * level of `dotted` in its imported parent */
 static int
 attach_submodules_from(PyObject *dotted, PyObject *origin)
@@ -1757,7 +1757,7 @@ from_fast(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int explic
     int failed = lineno == NULL || dots == NULL || pop_entry_name(namespace) < 0;
     if (!failed && !base_loaded) {
         /* named by a lazy statement, and bound in its imported parents
-         * (modules.attach_submodules, in Python: it may have to wait for a
+         * (resolution.attach_submodules, in Python: it may have to wait for a
          * package still running) */
         failed = PySet_Add(S.lazy_modules, base) < 0;
         if (!failed && dot >= 0)

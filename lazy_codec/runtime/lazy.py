@@ -170,7 +170,7 @@ LazyImportType.__module__ = 'builtins'
 
 def attached_lazy(full: str, package_dict: dict, origin: LazyImportType) -> LazyImportType:
     """the lazy object of a submodule bound in its package (see
-    modules.attach): it imports `full`; an error points at `origin`'s line"""
+    resolution.attach): it imports `full`; an error points at `origin`'s line"""
     lazy = new_lazy(IMPORT, full, f'import {full} as v', package_dict, origin._filename, origin._lineno)
     lazy._attached = True
     return lazy
