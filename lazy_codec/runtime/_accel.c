@@ -575,7 +575,7 @@ from_attribute(PyObject *module, PyObject *attr, PyObject **out)
     return 1;
 }
 
-/* modules.import_named_submodule: `lazy from pkg import sub` with `pkg`
+/* resolution.import_named_submodule: `lazy from pkg import sub` with `pkg`
  * an imported package that has no `sub` imports `pkg.sub` first (an error
  * but its own ModuleNotFoundError is the first use's) */
 static int
@@ -768,7 +768,7 @@ first_import(KeyObject *key, PyObject *lazy, PyObject **out)
     }
 
     /* `import a.b` binding `a`: if `a.b` is not imported, `a` must be a
-     * package (modules.check_package; its error is Python's) */
+     * package (resolution.check_package; its error is Python's) */
     if (submodule != Py_None) {
         Py_ssize_t sublength = PyUnicode_GET_LENGTH(submodule);
         Py_ssize_t second = PyUnicode_FindChar(submodule, '.', dot + 1, sublength, 1);

@@ -80,12 +80,18 @@ def import_target(lazy: LazyImportType):
     except BaseException as exc:
         return None, _chained(exc, lazy, code, handling is not None)
     finally:
-        if lazy._base is not None and loaded(lazy._base):
-            lazy_modules.discard(lazy._base)
+        _forget_loaded_base(lazy)
     if lazy._submodule is None:
         lazy_modules.discard(lazy._name)
     attach_submodules(lazy._submodule or lazy._base or lazy._name, lazy)
     return value, None
+
+
+def _forget_loaded_base(lazy: LazyImportType) -> None:
+    """`lazy from pkg import sub`: once `pkg` is loaded, sys.lazy_modules
+    no longer names it, whether the import of `sub` worked or not"""
+    if lazy._base is not None and loaded(lazy._base):
+        lazy_modules.discard(lazy._base)
 
 
 def failed_first_use(lazy: LazyImportType, exc: BaseException) -> BaseException:
@@ -93,8 +99,7 @@ def failed_first_use(lazy: LazyImportType, exc: BaseException) -> BaseException:
     using frame (no statement of ours ran it: see _accel.c's first_import),
     shaped as import_target shapes its own: the cause's traceback is the
     `lazy` line, a frame there made now, on this path only"""
-    if lazy._base is not None and loaded(lazy._base):
-        lazy_modules.discard(lazy._base)
+    _forget_loaded_base(lazy)
     return _chained(exc, lazy, None, sys.exc_info()[1] is not None, _lazy_line_frame(lazy))
 
 
