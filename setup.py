@@ -18,6 +18,7 @@ LAZY_CODEC_START_FILE=1: on 3.15.2 any .start file makes site import pkgutil
 62.0 million instructions, against a deprecation notice that only -v shows.
 """
 
+import glob
 import os
 import platform
 import sys
@@ -77,9 +78,13 @@ ACCELERATED = (
     and not sysconfig.get_config_var('Py_GIL_DISABLED')
     and os.environ.get('LAZY_CODEC_PURE_BUILD') != '1'
 )
+# its sources: the files of one folder (not `_accel/`, which without the
+# built extension would import as a namespace package), accel.h their header
+ACCEL_SOURCES = sorted(glob.glob('lazy_codec/runtime/_accel_c/*.c'))
+ACCEL_HEADERS = sorted(glob.glob('lazy_codec/runtime/_accel_c/*.h'))
 ext_modules = (
     [
-        Extension('lazy_codec.runtime._accel', ['lazy_codec/runtime/_accel.c'], optional=True),
+        Extension('lazy_codec.runtime._accel', ACCEL_SOURCES, depends=ACCEL_HEADERS, optional=True),
     ]
     if ACCELERATED
     else []

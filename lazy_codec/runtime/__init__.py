@@ -19,7 +19,7 @@ modules import one way (tests/test_layers.py holds them to it).
                  (sys.set_lazy_imports, the filter, __lazy_import__) and the
                  names it gives sys, types and builtins; it loads the rest
     accelerator  which runtime runs, for the tools (the choice is
-                 state.accel: the optional C accelerator, _accel.c, does
+                 state.accel: the optional C accelerator, _accel_c/, does
                  the common case of a statement and of a first use in C and
                  hands the rest to the modules above; or these alone)
     mode_all     the import hooks of mode "all" and __lazy_modules__, and

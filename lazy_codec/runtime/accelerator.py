@@ -1,5 +1,5 @@
 """Which runtime runs, for the tools (`python -m lazy_codec --version`) and
-the tests: the optional C accelerator (lazy_codec/runtime/_accel.c) or the
+the tests: the optional C accelerator (lazy_codec/runtime/_accel_c/) or the
 pure-Python runtime alone.  The pure runtime is the reference and the
 fallback: the accelerator does the common case of a lazy statement and of a
 first use in C and hands everything else to it.  The choice itself is

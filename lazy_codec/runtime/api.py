@@ -402,7 +402,7 @@ def _install_api() -> None:
 
 
 def _accelerate() -> None:
-    """with the C accelerator: the entry points its (lazy_codec/runtime/_accel.c),
+    """with the C accelerator: the entry points its (lazy_codec/runtime/_accel_c/),
     which do the common case and call these Python ones for the rest.  Its
     one contract: this namespace (setup fails on a missing or mistyped
     entry, and reads `controls` through its slots, never a global by name)"""

@@ -96,7 +96,7 @@ def _forget_loaded_base(lazy: LazyImportType) -> None:
 
 def failed_first_use(lazy: LazyImportType, exc: BaseException) -> BaseException:
     """the error of a first use whose import the C accelerator ran from the
-    using frame (no statement of ours ran it: see _accel.c's first_import),
+    using frame (no statement of ours ran it: see _accel_c/first_import.c),
     shaped as import_target shapes its own: the cause's traceback is the
     `lazy` line, a frame there made now, on this path only"""
     _forget_loaded_base(lazy)

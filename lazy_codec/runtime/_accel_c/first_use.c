@@ -1,0 +1,326 @@
+/* the first use of a name: a lazy key's compare and hash, and the common
+ * case of its settling, in one file (the compare's path, kept together) */
+#include "accel.h"
+
+/* the frame's globals, code bytes (deoptimized) and current offset; new
+ * references in *globals and *code */
+static int
+frame_state(PyFrameObject *frame, PyObject **globals, PyObject **codebytes, PyCodeObject **code,
+            Py_ssize_t *lasti)
+{
+#if PY_VERSION_HEX >= 0x030B0000
+    *globals = PyFrame_GetGlobals(frame);
+    *code = PyFrame_GetCode(frame);
+    *codebytes = PyCode_GetCode(*code);
+    if (*codebytes == NULL) {
+        Py_DECREF(*globals);
+        Py_DECREF(*code);
+        return -1;
+    }
+    *lasti = PyFrame_GetLasti(frame);
+#else
+    *globals = frame->f_globals;
+    Py_INCREF(*globals);
+    *code = frame->f_code;
+    Py_INCREF(*code);
+    *codebytes = (*code)->co_code;
+    Py_INCREF(*codebytes);
+#if PY_VERSION_HEX >= 0x030A0000
+    *lasti = frame->f_lasti < 0 ? frame->f_lasti : frame->f_lasti * 2;
+#else
+    *lasti = frame->f_lasti;
+#endif
+    if (*lasti >= 0) { /* 3.9/3.10 leave f_lasti at an EXTENDED_ARG prefix */
+        const unsigned char *raw = (const unsigned char *)PyBytes_AS_STRING(*codebytes);
+        Py_ssize_t size = PyBytes_GET_SIZE(*codebytes);
+        while (*lasti + 2 < size && raw[*lasti] == S.extended_arg)
+            *lasti += 2;
+    }
+#endif
+    return 0;
+}
+
+/* The first use of a name, in C, when it is the common case: a LOAD_GLOBAL or
+ * LOAD_NAME of a key bound by `lazy import m` / `lazy from m import x`, whose
+ * module is imported and done, in a module dict that keeps other lazy names
+ * (the last one's use starts the rebuilder: Python does it).  1: done, the
+ * lookup restarts and finds the value; 0: not the common case (nothing
+ * changed); -1: error. */
+static int settle_held(KeyObject *key, PyObject *name, PyObject *lazy);
+
+static int
+settle_fast(KeyObject *key, PyObject *name)
+{
+    if (!S.ready || Py_TYPE(key) != S.lazy_name || !PyUnicode_CheckExact(name) || key->lazy == NULL)
+        return 0;
+    /* held: Python code may run in the checks (a module's __spec__), and
+     * the key may let go of it meanwhile */
+    PyObject *lazy = key->lazy;
+    Py_INCREF(lazy);
+    lookups++;
+    int result = settle_held(key, name, lazy);
+    lookups--;
+    Py_DECREF(lazy);
+    return result;
+}
+
+static int
+settle_held(KeyObject *key, PyObject *name, PyObject *lazy)
+{
+    if (Py_TYPE(lazy) != S.lazy_import || (key->resolving && key->resolving != Py_None) ||
+        (key->running && key->running != Py_None) || key->live == NULL || !plain_runtime())
+        return 0;
+    if (SLOT(lazy, S.o_from) != Py_None || SLOT(lazy, S.o_attached) != Py_False ||
+        SLOT(lazy, S.o_shown) != Py_None)
+        return 0;
+    /* the change is Python's for a dict's last lazy name (the rebuilder)
+     * and in a loop that may iterate the dict (settled in place); C still
+     * imports then, from the using frame, and Python reruns the statement,
+     * which finds the module imported */
+    PyObject *live_count = SLOT(key->live, S.o_count);
+    int changes = live_count != NULL && PyLong_CheckExact(live_count) && PyLong_AsSsize_t(live_count) > 1;
+
+    PyFrameObject *frame = PyEval_GetFrame();
+    if (frame == NULL)
+        return 0;
+    PyObject *globals, *codebytes;
+    PyCodeObject *code;
+    Py_ssize_t lasti = -1;
+    if (frame_state(frame, &globals, &codebytes, &code, &lasti) < 0)
+        return -1;
+    int simple = globals == key->namespace && lasti >= 0 && lasti < PyBytes_GET_SIZE(codebytes) &&
+                 S.simple_loads[(unsigned char)PyBytes_AS_STRING(codebytes)[lasti]];
+    int iterates = simple ? code_may_iterate_dicts(code) : 0;
+    Py_DECREF(globals);
+    Py_DECREF(codebytes);
+    Py_DECREF(code);
+    if (iterates < 0)
+        return -1;
+    if (!simple)
+        return 0;
+    changes = changes && !iterates;
+
+    PyObject *target = SLOT(lazy, S.o_name);
+    PyObject *base = SLOT(lazy, S.o_base);
+    PyObject *lazy_globals = SLOT(lazy, S.o_globals);
+    if (!PyDict_CheckExact(lazy_globals) || !plain_import(lazy_globals))
+        return 0;
+    PyObject *submodule = SLOT(lazy, S.o_submodule);
+    PyObject *module, *value = NULL;
+    if (base == Py_None && submodule == Py_None && SLOT(lazy, S.o_kind) == S.kind_import) {
+        /* `import m as v`, m a top-level name imported: sys.modules' module */
+        Py_ssize_t dot = PyUnicode_FindChar(target, '.', 0, PyUnicode_GET_LENGTH(target), 1);
+        if (dot == -2)
+            return -1;
+        int waiting = dot == -1 ? PyDict_Contains(S.waiting_children, target) : 1;
+        if (waiting < 0)
+            return -1;
+        int done = waiting ? 0 : loaded(target, &module);
+        if (done < 0)
+            return -1;
+        if (done) {
+            value = module;
+            Py_INCREF(value);
+        }
+    }
+    else if (base != Py_None) {
+        /* `from m import x as v`: x as m's dict has it (not a submodule to
+         * import, nor a module __getattr__'s, nor a lazy binding there) */
+        int done = loaded(base, &module);
+        if (done < 0)
+            return -1;
+        if (done && !PyModule_CheckExact(module))
+            return 0;
+        int attachable = done ? nothing_to_attach(base) : 0;
+        if (attachable < 0)
+            return -1;
+        if (attachable) {
+            PyObject *attr =
+                PyUnicode_Substring(target, PyUnicode_GET_LENGTH(base) + 1, PyUnicode_GET_LENGTH(target));
+            if (attr == NULL)
+                return -1;
+            if (!dunder_name(attr)) { /* (ModuleType's own attributes come first) */
+                busy++;
+                value = PyDict_GetItemWithError(PyModule_GetDict(module), attr);
+                busy--;
+            }
+            Py_DECREF(attr);
+            if (value == NULL && PyErr_Occurred())
+                return -1;
+            if (value != NULL && Py_TYPE(value) == S.lazy_import)
+                return 0;
+            Py_XINCREF(value);
+        }
+    }
+    if (value == NULL) {
+        /* not imported yet, or what its import must do next: import it,
+         * if the entry still holds the lazy object (a store under the key
+         * replaces the value, not the key: lookup.settle imports nothing then) */
+        busy++;
+        PyObject *current = PyDict_GetItemWithError(key->namespace, (PyObject *)key);
+        busy--;
+        if (current != lazy)
+            return PyErr_Occurred() ? -1 : 0;
+        int got = first_import(key, lazy, &value);
+        if (got <= 0)
+            return got;
+    }
+    if (!changes) {
+        Py_DECREF(value);
+        return 0;
+    }
+
+    /* the change (lookup.settle's), under the binding lock */
+    int got = lock_acquire();
+    if (got <= 0) {
+        Py_DECREF(value);
+        return got;
+    }
+    int result = 0;
+    PyObject *namespace = key->namespace;
+    Py_INCREF(namespace);
+    busy++;
+    PyObject *current = PyDict_GetItemWithError(namespace, (PyObject *)key);
+    PyObject *live_now = key->live != NULL ? SLOT(key->live, S.o_count) : NULL;
+    /* (checked again under the lock: another thread may have used a name of
+     * this dict meanwhile, and the last one's use is Python's) */
+    if (current == lazy && key->lazy == lazy && live_now != NULL && PyLong_CheckExact(live_now) &&
+        PyLong_AsSsize_t(live_now) > 1) {
+        PyObject *plain = name;
+        Py_INCREF(plain);
+        if (!PyUnicode_CHECK_INTERNED(plain)) {
+            Py_SETREF(plain, PyUnicode_FromObject(plain));
+            if (plain != NULL)
+                PyUnicode_InternInPlace(&plain);
+        }
+        if (plain == NULL || (base != Py_None && PySet_Discard(S.lazy_modules, base) < 0) ||
+            (submodule == Py_None && PySet_Discard(S.lazy_modules, target) < 0) || PyDict_DelItem(namespace, (PyObject *)key) < 0 ||
+            PyDict_SetItem(namespace, plain, value) < 0)
+            result = -1;
+        else {
+            PyObject *count = PyLong_FromSsize_t(PyLong_AsSsize_t(SLOT(key->live, S.o_count)) - 1);
+            if (count == NULL)
+                result = -1;
+            else {
+                Py_SETREF(SLOT(key->live, S.o_count), count);
+                Py_INCREF(Py_None);
+                Py_SETREF(key->lazy, Py_None);
+                result = 1;
+            }
+        }
+        Py_XDECREF(plain);
+    }
+    else if (PyErr_Occurred())
+        result = -1;
+    busy--;
+    Py_DECREF(namespace);
+    Py_DECREF(value);
+    if (lock_release(got) < 0)
+        return -1;
+    return result;
+}
+
+/* is the running instruction one where a lazy key's compare is a peek that
+ * hands nothing out (`in`, a store, a delete: access._PEEKS but the
+ * subscripts)?  lookup.key_eq answers True there and changes nothing */
+static int
+plain_peek(void)
+{
+    PyFrameObject *frame = PyEval_GetFrame();
+    if (frame == NULL || !S.ready)
+        return 0;
+    PyObject *globals, *codebytes;
+    PyCodeObject *code;
+    Py_ssize_t lasti = -1;
+    if (frame_state(frame, &globals, &codebytes, &code, &lasti) < 0)
+        return -1;
+    int peek = lasti >= 0 && lasti < PyBytes_GET_SIZE(codebytes) &&
+               S.plain_peeks[(unsigned char)PyBytes_AS_STRING(codebytes)[lasti]];
+    Py_DECREF(globals);
+    Py_DECREF(codebytes);
+    Py_DECREF(code);
+    return peek;
+}
+
+/* lookup.key_eq's first answer for a used key (its lazy is None) still in
+ * its dict (settled in place: an escaped key, or in a loop that may iterate
+ * the dict, until the rebuilder makes it plain): 1 when the entry holds the
+ * real object (the lookup finds it: nothing to do), 0 when it holds a lazy
+ * object again (Python re-arms the key) */
+static int
+settled_in_place(KeyObject *key)
+{
+    if (!S.ready || key->namespace == NULL || !PyDict_Check(key->namespace))
+        return 0;
+    busy++;
+    PyObject *value = PyDict_GetItemWithError(key->namespace, (PyObject *)key);
+    busy--;
+    if (value == NULL)
+        return PyErr_Occurred() ? -1 : 1;
+    return Py_TYPE(value) != S.lazy_import;
+}
+
+PyObject *
+key_richcompare(PyObject *self, PyObject *other, int op)
+{
+    if (op != Py_EQ && op != Py_NE)
+        return PyUnicode_Type.tp_richcompare(self, other, op);
+    if (!PyUnicode_Check(other))
+        return PyBool_FromLong(op == Py_NE);
+    int order = PyUnicode_Compare(self, other);
+    if (order == -1 && PyErr_Occurred())
+        return NULL;
+    if (order != 0)
+        return PyBool_FromLong(op == Py_NE);
+    if (busy)
+        return PyBool_FromLong(op == Py_EQ);
+    if (((KeyObject *)self)->lazy == Py_None) {
+        int real = settled_in_place((KeyObject *)self);
+        if (real < 0)
+            return NULL;
+        if (real)
+            return PyBool_FromLong(op == Py_EQ);
+    }
+    if (op == Py_EQ) {
+        int done = settle_fast((KeyObject *)self, other);
+        if (done < 0)
+            return NULL;
+        if (done)
+            Py_RETURN_TRUE;
+    }
+    int peek = plain_peek();
+    if (peek < 0)
+        return NULL;
+    if (peek)
+        return PyBool_FromLong(op == Py_EQ);
+    PyObject *answer = PyObject_CallFunctionObjArgs(S.py_key_eq, self, other, NULL);
+    if (answer == NULL || op == Py_EQ)
+        return answer;
+    int truth = PyObject_IsTrue(answer);
+    Py_DECREF(answer);
+    return truth < 0 ? NULL : PyBool_FromLong(!truth);
+}
+
+Py_hash_t
+key_hash(PyObject *self)
+{
+    KeyObject *key = (KeyObject *)self;
+    if (busy || key->lazy == NULL || key->lazy == Py_None || !S.ready)
+        return PyUnicode_Type.tp_hash(self);
+    PyFrameObject *frame = PyEval_GetFrame();
+    if (frame == NULL)
+        return PyUnicode_Type.tp_hash(self);
+    PyObject *globals = frame_globals_new(frame);
+    int ours = 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(S.runtime_globals); i++)
+        ours |= globals == PyTuple_GET_ITEM(S.runtime_globals, i);
+    Py_DECREF(globals);
+    if (ours)
+        return PyUnicode_Type.tp_hash(self);
+    PyObject *hashed = PyObject_CallOneArg(S.py_key_hash, self);
+    if (hashed == NULL)
+        return -1;
+    Py_hash_t hash = PyLong_AsSsize_t(hashed);
+    Py_DECREF(hashed);
+    return hash;
+}

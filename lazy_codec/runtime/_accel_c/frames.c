@@ -1,0 +1,106 @@
+/* what a frame tells: a statement's frame, a code's loops, a filename */
+#include "accel.h"
+
+#define LOOP_VERDICTS_KEPT 64 /* (loop_verdicts' size at most) */
+
+/* may a for loop in `code` iterate its module's dict? (access.in_dict_loop's
+ * question asked of the whole code: it names a way to iterate a dict, or it
+ * is a 3.9-3.11 comprehension); -1 on error.  Cached by code (bounded). */
+int
+code_may_iterate_dicts(PyCodeObject *code)
+{
+    PyObject *id = PyLong_FromVoidPtr(code);
+    if (id == NULL)
+        return -1;
+    PyObject *cached = PyDict_GetItemWithError(loop_verdicts, id);
+    if (cached != NULL && PyTuple_GET_ITEM(cached, 0) == (PyObject *)code) {
+        Py_DECREF(id);
+        return PyTuple_GET_ITEM(cached, 1) == Py_True;
+    }
+    if (PyErr_Occurred()) {
+        Py_DECREF(id);
+        return -1;
+    }
+    int found = PySequence_Contains(S.comprehensions, code->co_name);
+    PyObject *names = code->co_names;
+    for (Py_ssize_t i = 0; found == 0 && i < PyTuple_GET_SIZE(names); i++)
+        found = PySet_Contains(S.dict_iteration_names, PyTuple_GET_ITEM(names, i));
+    if (found < 0) {
+        Py_DECREF(id);
+        return -1;
+    }
+    if (PyDict_GET_SIZE(loop_verdicts) >= LOOP_VERDICTS_KEPT)
+        PyDict_Clear(loop_verdicts);
+    PyObject *entry = Py_BuildValue("(OO)", (PyObject *)code, found ? Py_True : Py_False);
+    int failed = entry == NULL || PyDict_SetItem(loop_verdicts, id, entry) < 0;
+    Py_XDECREF(entry);
+    Py_DECREF(id);
+    return failed ? -1 : found;
+}
+
+/* the statement's frame, when it is a module's (locals are globals, a dict)
+ * and nothing unusual is set: its globals (borrowed, through the frame) */
+PyObject *
+plain_statement_frame(PyFrameObject **frame_out, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                      Py_ssize_t *line, int explicit)
+{
+    if (!S.ready || kwnames == NULL || PyTuple_GET_SIZE(kwnames) != 1 ||
+        (PyTuple_GET_ITEM(kwnames, 0) != s_line && PyUnicode_Compare(PyTuple_GET_ITEM(kwnames, 0), s_line) != 0) ||
+        !PyLong_CheckExact(args[nargs]))
+        return NULL;
+    *line = PyLong_AsSsize_t(args[nargs]);
+    if (*line <= 0) {
+        PyErr_Clear();
+        return NULL;
+    }
+    PyFrameObject *frame = PyEval_GetFrame();
+    if (frame == NULL || !plain_runtime())
+        return NULL;
+    PyObject *globals = frame_globals_new(frame);
+#if PY_VERSION_HEX >= 0x030B0000
+    PyObject *locals = PyFrame_GetLocals(frame);
+    if (locals == NULL) {
+        PyErr_Clear();
+        Py_DECREF(globals);
+        return NULL;
+    }
+    Py_DECREF(locals);
+#else
+    PyObject *locals = frame->f_locals;
+#endif
+    Py_DECREF(globals); /* (the frame keeps it) */
+    if (locals != globals || !PyDict_CheckExact(globals))
+        return NULL;
+    if (!explicit) {
+        /* a plain import: lazy in mode "all" (else __lazy_modules__: Python) */
+        PyObject *mode = SLOT(S.controls, S.o_mode);
+        if (mode == NULL || !PyUnicode_Check(mode) || PyUnicode_CompareWithASCIIString(mode, "all") != 0)
+            return NULL;
+        *frame_out = frame;
+        return globals;
+    }
+    /* builtins.__lazy_import__ one of ours (api._replaced_lazy_import) */
+    PyObject *builtins = PyEval_GetBuiltins();
+    if (builtins == NULL || !PyDict_Check(builtins))
+        return NULL;
+    PyObject *hook = global_of(builtins, s_lazy_import);
+    if (hook != NULL && hook != Py_None) {
+        int ours = PySequence_Contains(S.our_hooks, hook);
+        if (ours <= 0) {
+            PyErr_Clear();
+            return NULL;
+        }
+    }
+    *frame_out = frame;
+    return globals;
+}
+
+PyObject *
+frame_filename(PyFrameObject *frame)
+{
+    PyCodeObject *code = PyFrame_GetCode(frame);
+    PyObject *filename = code->co_filename;
+    Py_INCREF(filename);
+    Py_DECREF(code);
+    return filename;
+}
