@@ -176,3 +176,35 @@ def test_the_runtime_loads_in_the_order_held_here():
         'lazy_codec.runtime.mode_all',
         'lazy_codec.runtime.pytest_plugin',
     }
+
+
+MAX_LINES = 500
+SOURCE_SUFFIXES = ('.py', '.c', '.h')
+
+
+def source_files():
+    """every Python and C source file of lazy_codec/ (the accelerator's
+    folder too), relative to it"""
+    for directory, subdirectories, names in os.walk(ROOT):
+        subdirectories[:] = sorted(name for name in subdirectories if name != '__pycache__')
+        for name in sorted(names):
+            if name.endswith(SOURCE_SUFFIXES):
+                yield os.path.relpath(os.path.join(directory, name), ROOT)
+
+
+def test_no_source_file_is_over_500_lines():
+    long = {}
+    for relative in source_files():
+        with open(os.path.join(ROOT, relative), encoding='utf-8') as f:
+            count = sum(1 for _ in f)
+        if count > MAX_LINES:
+            long[relative] = count
+    assert long == {}, f'over {MAX_LINES} lines (split them by topic): {long}'
+
+
+def test_the_length_test_sees_the_c_files():
+    # (the test above cannot pass by reading nothing)
+    found = set(source_files())
+    assert os.path.join('runtime', '_accel_c', 'accel.h') in found
+    assert os.path.join('runtime', '_accel_c', 'first_use.c') in found
+    assert os.path.join('runtime', 'api.py') in found
