@@ -184,3 +184,52 @@ def test_binding_settling_and_attaching_agree(tmp_path):
     # (the failed first uses: each chained to its own lazy line, 29 and 30)
     assert out.count('failed: broken at import ImportError 29') == 2, out
     assert out.count('failed: broken at import ImportError 30') == 1, out
+
+
+# a lazy object's slots as each runtime makes them (a relative `from` has its
+# level in `_level`, which C's first use reads), then the names used
+SLOTS_PROGRAM = textwrap.dedent("""\
+    from lazy_codec.runtime.lazy import LazyImportType
+    lazy import json
+    lazy import xml.dom
+    lazy from json import dumps
+    lazy from . import sibling
+    lazy from .sub import deep
+    lazy from .sub.deep import VALUE
+    lazy from .. import top_level
+    here = globals()
+    for name, value in list(here.items()):
+        if type(value) is LazyImportType:
+            shown = {slot: getattr(value, slot) for slot in LazyImportType.__slots__
+                     if slot not in ('_globals', '_key')}
+            print(str(name), sorted(shown.items()), type(value._key).__name__)
+    print(sibling.WHO, deep.VALUE, VALUE, top_level.WHO, dumps([1]), xml.dom.__name__)
+""")
+
+
+def test_lazy_objects_have_the_same_slots(tmp_path):
+    write_files(
+        tmp_path,
+        {
+            'top/__init__.py': '',
+            'top/top_level.py': "WHO = 'top_level'\n",
+            'top/pkg/__init__.py': '',
+            'top/pkg/sibling.py': "WHO = 'sibling'\n",
+            'top/pkg/sub/__init__.py': '',
+            'top/pkg/sub/deep.py': 'VALUE = 2\n',
+            'top/pkg/main.py': '# -*- coding: lazy -*-\n' + SLOTS_PROGRAM,
+        },
+    )
+    runs = {
+        name: run_process(
+            [sys.executable, '-c', 'import top.pkg.main'],
+            cwd=tmp_path,
+            check=True,
+            extra_env={'LAZY_CODEC_PURE': pure},
+        ).stdout
+        for name, pure in (('accelerated', '0'), ('pure', '1'))
+    }
+    assert runs['accelerated'] == runs['pure']
+    out = runs['pure']
+    assert "('_level', 2)" in out and "('_level', 1)" in out and "('_level', 0)" in out, out
+    assert out.endswith('sibling 2 2 top_level [1] xml.dom\n'), out

@@ -217,6 +217,7 @@ def _from(frame, module: str, level: int, aliases, explicit: bool, line: int) ->
             filename,
             line,
             base=base,
+            level=level,
         )
         if not loaded(full):
             lazy_modules.add(full)

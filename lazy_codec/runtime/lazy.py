@@ -107,6 +107,7 @@ class LazyImportType:
         '_lineno',
         '_submodule',
         '_base',
+        '_level',
         '_key',
         '_from',
         '_shown',
@@ -121,6 +122,7 @@ class LazyImportType:
         _lineno: int  # where the lazy statement is
         _submodule: 'str | None'  # the dotted name a package must have for `import a.b.c`
         _base: 'str | None'  # a `from` import's module
+        _level: int  # a `from` import's relative level (its dots; 0: absolute, or not a `from`)
         _key: 'LazyName | None'  # its key once bound
         _from: 'LazyImportType | None'  # a projection's lazy object (see projection)
         _shown: 'str | None'  # the name repr shows, when not _name
@@ -176,7 +178,9 @@ def attached_lazy(full: str, package_dict: dict, origin: LazyImportType) -> Lazy
     return lazy
 
 
-def new_lazy(kind, name, statement, globals_, filename, lineno, submodule=None, base=None) -> LazyImportType:
+def new_lazy(
+    kind, name, statement, globals_, filename, lineno, submodule=None, base=None, level=0
+) -> LazyImportType:
     """the lazy object of `kind` for `statement` (`import x as v`, `from m
     import x as v`) written at `lineno` of `filename`, which imports `name`"""
     lazy = object.__new__(LazyImportType)
@@ -188,6 +192,7 @@ def new_lazy(kind, name, statement, globals_, filename, lineno, submodule=None, 
     lazy._lineno = lineno
     lazy._submodule = submodule
     lazy._base = base  # a `from` import's module
+    lazy._level = level  # and its level, as IMPORT_NAME takes it
     lazy._key = None  # its LazyName once bound
     lazy._from = None  # a projection's lazy object (see projection)
     lazy._shown = None  # the name repr shows, when not _name

@@ -85,7 +85,7 @@ struct accel_state {
     unsigned char plain_peeks[256];  /* where lookup.key_eq answers True and does nothing */
     int extended_arg;
     /* slot offsets of LazyImportType, LiveKeys and Controls */
-    Py_ssize_t o_name, o_kind, o_statement, o_globals, o_filename, o_lineno, o_submodule, o_base, o_key,
+    Py_ssize_t o_name, o_kind, o_statement, o_globals, o_filename, o_lineno, o_submodule, o_base, o_level, o_key,
         o_from, o_shown, o_attached, o_count, o_mode, o_filter, o_recorder;
     int ready;
 };
@@ -107,7 +107,9 @@ extern Py_ssize_t lookups;
 /* code id -> (code, may iterate a dict): see code_may_iterate_dicts */
 extern PyObject *loop_verdicts;
 
-/* interned at PyInit (module.c), never released */
+/* made at PyInit (module.c), never released: the int 0 (a lazy object's
+ * `_level` but a relative `from`'s), and interned strs */
+extern PyObject *int_zero;
 extern PyObject *s_line, *s_spec, *s_initializing, *s_builtins,
     *s_import, *s_lazy_import, *s_path, *s_dot, *s_package, *s_import_head, *s_as_v, *s_empty, *s_dict, *s_class,
     *s_from_head, *s_import_part, *s_getattr, *s_name;

@@ -16,6 +16,7 @@ new_lazy_of(PyObject *kind, PyObject *name, PyObject *statement, PyObject *globa
     set_slot(lazy, S.o_lineno, lineno);
     set_slot(lazy, S.o_submodule, submodule);
     set_slot(lazy, S.o_base, base);
+    set_slot(lazy, S.o_level, int_zero);
     set_slot(lazy, S.o_key, Py_None);
     set_slot(lazy, S.o_from, Py_None);
     set_slot(lazy, S.o_shown, Py_None);

@@ -134,15 +134,20 @@ first_import(KeyObject *key, PyObject *lazy, PyObject **out)
         checked = submodule != Py_None ? name : target;
     }
     else if (kind == S.kind_from && PyUnicode_CheckExact(base)) {
-        /* "from ..a.b import x as v": its level and module as IMPORT_NAME has them */
+        /* "from ..a.b import x as v": its level (the lazy object's `_level`) and
+         * module as IMPORT_NAME has them */
         Py_ssize_t total = PyUnicode_GET_LENGTH(statement);
         Py_ssize_t head = PyUnicode_GET_LENGTH(s_from_head);
+        PyObject *given = SLOT(lazy, S.o_level);
+        Py_ssize_t dots = given != NULL && PyLong_CheckExact(given) ? PyLong_AsSsize_t(given) : -1;
+        if (dots < 0 || dots > INT_MAX || head + dots > total) {
+            PyErr_Clear();
+            return 0;
+        }
         if (PyUnicode_Tailmatch(statement, s_from_head, 0, head, -1) != 1)
             return 0;
-        Py_ssize_t at = head;
-        while (at < total && PyUnicode_READ_CHAR(statement, at) == '.')
-            at++;
-        level = (int)(at - head);
+        Py_ssize_t at = head + dots;
+        level = (int)dots;
         Py_ssize_t end = PyUnicode_Find(statement, s_import_part, at, total, 1);
         Py_ssize_t base_length = PyUnicode_GET_LENGTH(base);
         if (end == -2)

@@ -11,6 +11,7 @@ __thread int busy;
 #endif
 Py_ssize_t lookups;
 PyObject *loop_verdicts;
+PyObject *int_zero;
 PyObject *s_line, *s_spec, *s_initializing, *s_builtins, *s_import, *s_lazy_import, *s_path, *s_dot, *s_package,
     *s_import_head, *s_as_v, *s_empty, *s_dict, *s_class, *s_from_head, *s_import_part, *s_getattr, *s_name;
 
@@ -141,7 +142,7 @@ accel_setup(PyObject *module, PyObject *config)
         slot_offset(lt, "_statement", &S.o_statement) ||
         slot_offset(lt, "_globals", &S.o_globals) || slot_offset(lt, "_filename", &S.o_filename) ||
         slot_offset(lt, "_lineno", &S.o_lineno) || slot_offset(lt, "_submodule", &S.o_submodule) ||
-        slot_offset(lt, "_base", &S.o_base) || slot_offset(lt, "_key", &S.o_key) ||
+        slot_offset(lt, "_base", &S.o_base) || slot_offset(lt, "_level", &S.o_level) || slot_offset(lt, "_key", &S.o_key) ||
         slot_offset(lt, "_from", &S.o_from) || slot_offset(lt, "_shown", &S.o_shown) ||
         slot_offset(lt, "_attached", &S.o_attached) ||
         slot_offset(S.live_keys_type, "count", &S.o_count) ||
@@ -239,7 +240,7 @@ PyInit__accel(void)
     INTERN(s_getattr, "__getattr__")
     INTERN(s_name, "__name__")
 #undef INTERN
-    if ((loop_verdicts = PyDict_New()) == NULL)
+    if ((int_zero = PyLong_FromLong(0)) == NULL || (loop_verdicts = PyDict_New()) == NULL)
         return NULL;
     PyObject *module = PyModule_Create(&accel_module);
     if (module == NULL)

@@ -229,6 +229,8 @@ from_fast(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int explic
         PyObject *statement = full ? PyUnicode_FromFormat("from %U%U import %U as v", dots, module, attr) : NULL;
         PyObject *lazy =
             statement ? new_lazy(S.kind_from, full, statement, namespace, filename, lineno, base) : NULL;
+        if (lazy != NULL)
+            set_slot(lazy, S.o_level, args[1]); /* (an exact int, level's) */
         int done = lazy == NULL ? 0 : loaded(full, NULL);
         failed = lazy == NULL || done < 0 || (!done && PySet_Add(S.lazy_modules, full) < 0) ||
                  bind(namespace, bound, lazy) < 0;
