@@ -18,7 +18,10 @@ Prints a table of instructions and ratios installed / plain.  Then, in the
 venv with lazy_codec, what mode "all"'s loader adds to an import: 300 modules
 with no import statement (so that no lazy statement runs and the runtime
 stays unloaded) imported with -X lazy_imports=all and without, less the same
-with none imported (the mode's start), per module.  Needs valgrind.
+with none imported (the mode's start), per module.  And the runtime's start:
+a module whose one line is `lazy import json` imported, against one whose
+line is `x = 1` (its lazy statement loads the runtime, and, where built, the
+C accelerator).  Needs valgrind.
 """
 
 from __future__ import annotations
@@ -115,6 +118,7 @@ def measure(python: str) -> list:
                 counts[label] = instructions([vpy, *args], work, env)
             rows.append((name, counts['installed'], counts['plain']))
         rows.append(_mode_all_loader(pythons['installed'], work, env))
+        rows.append(_runtime_start(pythons['installed'], work, env))
     return rows
 
 
@@ -135,6 +139,21 @@ def _mode_all_loader(vpy: str, work: str, env: dict) -> tuple:
     )
 
 
+def _runtime_start(vpy: str, work: str, env: dict) -> tuple:
+    """('one lazy statement', instructions importing a module of one lazy
+    statement, of one plain line): the difference is the runtime's start"""
+    with open(os.path.join(work, 'one_lazy.py'), 'w') as f:
+        f.write('# -*- coding: lazy -*-\nlazy import json\n')
+    with open(os.path.join(work, 'one_plain.py'), 'w') as f:
+        f.write('x = 1\n')
+    counts = []
+    for module in ('one_lazy', 'one_plain'):
+        args = ['-c', f'import {module}']
+        subprocess.run([vpy, *args], cwd=work, env=env, check=True)  # (bytecode cached first)
+        counts.append(instructions([vpy, *args], work, env))
+    return ('one lazy statement', *counts)
+
+
 def main(argv: list) -> int:
     if shutil.which('valgrind') is None:
         print('valgrind is not installed', file=sys.stderr)
@@ -150,6 +169,9 @@ def main(argv: list) -> int:
         for name, installed, plain in measure(python):
             if name.startswith('mode'):  # (in the venv with lazy_codec: all / normal)
                 print(f'  {name:22} {installed / 1e3:8.1f} K {plain / 1e3:8.1f} K  {installed / plain:.4f}')
+            elif name.startswith('one lazy'):  # (in the venv with lazy_codec: lazy / plain line)
+                added = (installed - plain) / 1e6
+                print(f'  {name:22} {installed / 1e6:8.2f} M {plain / 1e6:8.2f} M  +{added:.2f} M')
             else:
                 print(f'  {name:22} {installed / 1e6:8.2f} M {plain / 1e6:8.2f} M  {installed / plain:.4f}')
     return 0
