@@ -670,3 +670,62 @@ def test_live_key_count_after_a_dict_was_made_plain(tmp_path):
         },
     )
     assert out == '2 2\n0 False\nTrue 1 0\n0 False True\n'
+
+
+# the accelerator's replace_key (_accel_c/dict_entries.c), run where the
+# package is installed: on tables of each index width, with deleted entries,
+# the entry gets its new key and value in the same place; the dict keeps its
+# size, order and lookups, and an iteration in progress goes on
+IN_PLACE = textwrap.dedent("""\
+    import sys
+    from lazy_codec.runtime import _accel
+
+    class Key(str):  # (a table of any keys, as a module dict with a lazy key)
+        pass
+
+    for size in (5, 300, 70_000):  # 1-, 2- and 4-byte index tables
+        names = [f'name_{i}' for i in range(size)]
+        namespace = {Key(name): i for i, name in enumerate(names)}
+        for name in names[::7]:
+            del namespace[name]
+        target = names[len(names) // 2 + 1]
+        assert target in namespace
+        before = list(namespace)
+        iteration = iter(namespace.items())
+        first = [next(iteration) for _ in range(len(before) // 3)]
+        plain = sys.intern(str(target))
+        assert _accel.entries_in_place()
+        old = next(k for k in namespace if k == target)  # (found by identity)
+        assert _accel.replace_key(namespace, old, plain, 'value') is True
+        assert [str(k) for k in namespace] == [str(k) for k in before]
+        (found,) = [k for k in namespace if k == target]
+        assert type(found) is str and found is plain
+        assert namespace[target] == 'value' and len(namespace) == len(before)
+        assert [k for k, _ in first] + [k for k, _ in iteration] == before  # (no RuntimeError)
+        assert _accel.dict_compact(namespace) is False  # (deleted entries)
+    assert _accel.dict_compact({Key('a'): 1}) is True
+
+    # nothing changed where the entry cannot be changed in place: a table of
+    # str keys only (3.11+) given a lazy key, a key that is not there, a new
+    # key that is not equal, a dict subclass
+    plain_only = {'a': 1, 'b': 2}
+    any_keys_everywhere = sys.version_info < (3, 11)
+    assert _accel.replace_key(plain_only, 'a', Key('a'), 3) is any_keys_everywhere
+    general = {Key('a'): 1, 'b': 2}
+    assert _accel.replace_key(general, 'c', 'c', 3) is False
+    assert _accel.replace_key(general, 'b', 'x', 3) is False
+    assert general == {'a': 1, 'b': 2}
+
+    class Namespace(dict):
+        pass
+
+    subclassed = Namespace({Key('a'): 1})
+    assert _accel.replace_key(subclassed, 'a', 'a', 3) is False and subclassed == {'a': 1}
+    print('ok')
+""")
+
+
+@pytest.mark.skipif(not ACCELERATED, reason='no C accelerator here')
+def test_entry_changed_where_it_stands(tmp_path):
+    result = run_process([sys.executable, '-c', IN_PLACE], cwd=tmp_path, unset_env=('PYTHON*',), check=True)
+    assert result.stdout == 'ok\n'

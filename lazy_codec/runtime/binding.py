@@ -73,13 +73,28 @@ def in_one_call(*calls) -> None:
     any(map(_call, calls))
 
 
+# the accelerator's change of an entry where it stands (see
+# _accel_c/dict_entries.c), or None
+_replace_in_place = None if accel is None else accel.replace_key
+
+
 def replace_key(namespace: dict, old, new, value) -> None:
-    """the entry under `old` made the entry `new: value`: delete then insert,
-    as one C call.  Neither frees the table that a lookup in progress (one
-    that called a lazy key's __eq__) reads: a resize makes the new table
-    before freeing the old; a rebuild would not be safe there.  The name
-    moves to the end of the dict."""
-    in_one_call(partial(namespace.__delitem__, old), partial(namespace.__setitem__, new, value))
+    """the entry under `old` made the entry `new: value`.  With the
+    accelerator, where it stands: the name keeps its place in the dict and
+    the dict its size, so an iteration of it in any frame goes on, as on
+    3.15, whose entries keep their key.  Else (the pure runtime, or a table
+    of str keys only, which a lazy key cannot enter in place): delete then
+    insert, as one C call; the name moves to the end of the dict.  Neither
+    frees the table that a lookup in progress (one that called a lazy key's
+    __eq__) reads: a resize makes the new table before freeing the old; a
+    rebuild would not be safe there."""
+    if _replace_in_place is None or not _replace_in_place(namespace, old, new, value):
+        in_one_call(partial(namespace.__delitem__, old), partial(namespace.__setitem__, new, value))
+
+
+def replaces_in_place() -> bool:
+    """does replace_key keep entries where they stand (a table of any keys)?"""
+    return _replace_in_place is not None and accel.entries_in_place()
 
 
 def plain_key(key: str) -> str:

@@ -27,7 +27,14 @@ from lazy_codec.runtime.access import (
     reads_key,
     store_after,
 )
-from lazy_codec.runtime.binding import EscapedName, LazyName, bind_alias, plain_key, replace_key
+from lazy_codec.runtime.binding import (
+    EscapedName,
+    LazyName,
+    bind_alias,
+    plain_key,
+    replace_key,
+    replaces_in_place,
+)
 from lazy_codec.runtime.lazy import ImportCycleError, LazyImportType, raising
 from lazy_codec.runtime.opcodes import current_offset
 from lazy_codec.runtime.rebuilder import rebuild_later, swap_later
@@ -171,7 +178,8 @@ def settle(key: LazyName, namespace: dict, frame=None) -> 'BaseException | None'
             return exc
     with binding_lock:
         if (key.lazy is lazy or not home) and namespace.get(key, _MISSING) is not _MISSING:
-            in_loop = home and frame is not None and in_dict_loop(frame)
+            # (a change in place keeps the entry where it stands, loop or not)
+            in_loop = home and frame is not None and not replaces_in_place() and in_dict_loop(frame)
             if home and type(key) is EscapedName:
                 namespace[key] = current  # in place: the key stays (see EscapedName)
             elif in_loop:

@@ -93,8 +93,8 @@ def _rebuild_pending() -> None:
             return
         iterated = dicts_being_iterated()
         for key, namespace in list(dirty.items()):
-            if key in iterated:
-                continue  # a loop may iterate it: not before that is done
+            if not _rebuild_keeps_iterations(namespace, key, iterated):
+                continue  # not before the loops that may iterate it are done
             del dirty[key]
             # (once per module, in this thread: a key still lazy, copied
             # while lazy, or escaped (see EscapedName) keeps the dict as it is)
@@ -104,6 +104,21 @@ def _rebuild_pending() -> None:
                 for k, v in list(namespace.items())
             ):
                 _rebuilt(namespace)
+
+
+def _rebuild_keeps_iterations(namespace: dict, key: int, iterated: set) -> bool:
+    """would a rebuild of `namespace` now leave any iteration of it as it
+    is?  An iteration holds only an index into the entries: a dict with no
+    deleted entry (the accelerator reads its table) is rebuilt with each
+    item at the same index.  Else only when no loop may iterate it: with the
+    accelerator, no dict loop in any frame (a loop over another module's
+    dict runs in a frame whose globals are not that dict); the pure runtime
+    waits only for loops in the dict's own module (its first uses move
+    entries anyway: see README, "a first use in a loop over the module's
+    dict in another module")."""
+    if accel is None:
+        return key not in iterated
+    return accel.dict_compact(namespace) or not iterated
 
 
 def _swap_pending() -> None:

@@ -329,7 +329,7 @@ seen = []
 for name, obj in vars(itermod).items():
     time.sleep(0.002)   # thread switches: the rebuilder runs
     seen.append(name)
-# (sorted: the order of a module's dict after a first use is a documented difference)
+# (sorted: the pure runtime moves a used name to the end: see first_use_keeps_dict_order)
 print(sorted(n for n in seen if not n.startswith('__')))
 print(itermod.heavy.X, itermod.Y)
 """,
@@ -382,5 +382,67 @@ print(loopmod.heavy.X, loopmod.Y, loopmod.found)
         'loopmod.py': '{COOKIE}\nlazy import heavy\nlazy from other import Y\nfound = []\n'
         'def run():\n    for k, v in list(globals().items()):\n'
         "        if k in ('heavy', 'Y'):\n            found.append((k, heavy.X, Y))\n",
+    },
+)
+
+
+# issue 30, family 2: a function iterates a module's dict while a call it
+# makes first uses that module's lazy names (the entry was deleted and
+# inserted again: "dictionary keys changed during iteration", or an item
+# seen twice and another never); the names keep their places, and the
+# module's last first use (its dict re-made) must not disturb the loop
+# either, with a deleted name in the dict (walked) or without (compact)
+_WALKED = (
+    '{COOKIE}\nlazy import json\nlazy from other import Y\nA = 1\n_gone = 0\ndel _gone\n'
+    'def use():\n    return json.dumps(Y)\nB = 2\n'
+)
+_WALK = """\
+import time
+import {lib} as lib
+def walk(items):
+    out = []
+    for name, value in items:
+        if name == 'use':
+            out.append(value())
+        time.sleep(0.002)   # thread switches: the rebuilder runs
+        out.append(name)
+    return out
+print([n for n in walk(vars(lib).items()) if not n.startswith('__')])
+print([n for n in vars(lib) if not n.startswith('__')])
+print([type(k).__name__ for k in vars(lib) if k in ('json', 'Y')])
+print(sum(1 for name in vars(lib) if lib.use() and not name.startswith('__')))
+"""
+case(
+    'first_use_under_iteration_in_caller',
+    _WALK.format(lib='walked'),
+    files={'walked.py': _WALKED},
+)
+case(
+    'first_use_under_iteration_in_caller_compact',
+    _WALK.format(lib='compact'),
+    files={'compact.py': _WALKED.replace('_gone = 0\ndel _gone\n', '')},
+)
+case(
+    'first_use_under_iteration_in_caller_mode_all',
+    _WALK.format(lib='walked'),
+    files={'walked.py': _WALKED.replace('{COOKIE}\n', '').replace('lazy ', '')},
+    env={'PYTHON_LAZY_IMPORTS': 'all'},
+)
+
+# a name's first use leaves it where it was in its module's dict (3.15
+# replaces the value only), whether it is used from the module's own code,
+# from another module, or as an attribute
+case(
+    'first_use_keeps_dict_order',
+    """\
+import ordered
+print([n for n in vars(ordered) if not n.startswith('__')])
+ordered.use()
+print(ordered.json.dumps(1), ordered.Y)
+print([n for n in vars(ordered) if not n.startswith('__')])
+""",
+    files={
+        'ordered.py': '{COOKIE}\nlazy import json\nlazy from other import Y\nlazy import heavy\nA = 1\n'
+        'def use():\n    return heavy.X\nB = 2\n'
     },
 )

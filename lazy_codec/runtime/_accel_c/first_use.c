@@ -1,6 +1,7 @@
 /* the first use of a name: a lazy key's compare and hash, and the common
  * case of its settling, in one file (the compare's path, kept together) */
 #include "accel.h"
+#include "dict_entries.h"
 
 /* the frame's globals, code bytes (deoptimized) and current offset; new
  * references in *globals and *code */
@@ -90,7 +91,8 @@ settle_held(KeyObject *key, PyObject *name, PyObject *lazy)
         return -1;
     int simple = globals == key->namespace && lasti >= 0 && lasti < PyBytes_GET_SIZE(codebytes) &&
                  S.simple_loads[(unsigned char)PyBytes_AS_STRING(codebytes)[lasti]];
-    int iterates = simple ? code_may_iterate_dicts(code) : 0;
+    /* (changed in place, the entry keeps its place under any iteration) */
+    int iterates = simple && !dict_entries_usable() ? code_may_iterate_dicts(code) : 0;
     Py_DECREF(globals);
     Py_DECREF(codebytes);
     Py_DECREF(code);
@@ -193,9 +195,10 @@ settle_held(KeyObject *key, PyObject *name, PyObject *lazy)
             if (plain != NULL)
                 PyUnicode_InternInPlace(&plain);
         }
-        if (plain == NULL || (base != Py_None && PySet_Discard(S.lazy_modules, base) < 0) ||
-            (submodule == Py_None && PySet_Discard(S.lazy_modules, target) < 0) || PyDict_DelItem(namespace, (PyObject *)key) < 0 ||
-            PyDict_SetItem(namespace, plain, value) < 0)
+        int replaced = plain == NULL ? -1 : dict_entries_replace(namespace, (PyObject *)key, plain, value);
+        if (replaced < 0 || (base != Py_None && PySet_Discard(S.lazy_modules, base) < 0) ||
+            (submodule == Py_None && PySet_Discard(S.lazy_modules, target) < 0) ||
+            (!replaced && (PyDict_DelItem(namespace, (PyObject *)key) < 0 || PyDict_SetItem(namespace, plain, value) < 0)))
             result = -1;
         else {
             PyObject *count = PyLong_FromSsize_t(PyLong_AsSsize_t(SLOT(key->live, S.o_count)) - 1);

@@ -1,6 +1,7 @@
 /* the module: its state (declared in accel.h, defined here), setup(), the
  * methods and PyInit */
 #include "accel.h"
+#include "dict_entries.h"
 
 /* the shared state: each piece's invariant is stated in accel.h */
 struct accel_state S;
@@ -190,7 +191,40 @@ accel_lookups_in_progress(PyObject *module, PyObject *unused)
     return PyBool_FromLong(lookups > 0);
 }
 
+static PyObject *
+accel_replace_key(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "replace_key(namespace, old, new, value)");
+        return NULL;
+    }
+    busy++;
+    int replaced = dict_entries_replace(args[0], args[1], args[2], args[3]);
+    busy--;
+    if (replaced < 0)
+        return NULL;
+    return PyBool_FromLong(replaced);
+}
+
+static PyObject *
+accel_dict_compact(PyObject *module, PyObject *namespace)
+{
+    return PyBool_FromLong(dict_entries_compact(namespace));
+}
+
+static PyObject *
+accel_entries_in_place(PyObject *module, PyObject *unused)
+{
+    return PyBool_FromLong(dict_entries_usable());
+}
+
 static PyMethodDef accel_methods[] = {
+    {"replace_key", (PyCFunction)(void (*)(void))accel_replace_key, METH_FASTCALL,
+     "binding.replace_key where the entry stands: True if done, False if not possible (nothing changed)"},
+    {"dict_compact", accel_dict_compact, METH_O,
+     "has the dict no deleted entries (a copy in its order keeps each item's index)?"},
+    {"entries_in_place", accel_entries_in_place, METH_NOARGS,
+     "does this interpreter's dict layout agree with what replace_key changes?"},
     {"lookups_in_progress", accel_lookups_in_progress, METH_NOARGS,
      "is a thread inside the accelerator's compare of a lazy key (a dict lookup)?"},
     {"lazy_import", (PyCFunction)(void (*)(void))accel_lazy_import, METH_FASTCALL | METH_KEYWORDS,
