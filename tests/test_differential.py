@@ -26,6 +26,16 @@ KNOWN_DIFFERENCES = {
         'is imported by the Python runtime from a frame at the lazy line: a stacklevel=2 '
         'warning names that line (3.15: the line of the use)'
     ),
+    'c_dict_readers_resolve_early': (
+        'a C function that reads a module dict (itemgetter, format_map, %, string.Template, '
+        'object.__getattribute__) is called from a frame whose instruction cannot tell it from '
+        'getattr: a load, so it imports early and hands out the value (3.15: the lazy object)'
+    ),
+    'type_hints_leave_binding_lazy': (
+        "typing's evaluation of a string annotation loads the name from the module dict, and a "
+        "load here replaces the binding with the value (3.15's ForwardRef.evaluate resolves the "
+        'object it reads and leaves the binding lazy): the same import, a different binding'
+    ),
     'builtins_import_hook_during_lazy': (
         'a replaced builtins.__import__ sees a dotted name reified one package at a '
         'time (3.15: one call with the whole name)'

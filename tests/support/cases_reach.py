@@ -544,3 +544,47 @@ print('json' in vars(lib5), 'dumps' in vars(lib1), probe.kind(vars(lib5), 'dumps
 """,
     files={f'lib{i}.py': '{COOKIE}\nlazy import json\nlazy from json import dumps\n' for i in range(1, 6)},
 )
+
+# -- issue 30, family 7: C readers of a module's dict ------------------------------
+# (3.15 leaves these lazy: each is dict-level access from C.  Here the
+# innermost Python frame is the C function's caller, a call that cannot be
+# told from getattr's, so they are loads: imported early, a documented
+# difference that hands real code no lazy object)
+case(
+    'c_dict_readers_resolve_early',
+    """\
+import operator, string, probe
+import lib
+ns = vars(lib)
+def seen(value, name):
+    print(type(value).__name__, probe.kind(ns, name))
+seen(operator.itemgetter('dumps')(ns), 'dumps')
+seen(list(map(ns.get, ['fractions']))[0], 'fractions')
+print('{colorsys}'.format_map(ns)[:8], probe.kind(ns, 'colorsys'))
+print('%(heavy)s' % ns, probe.kind(ns, 'heavy'))
+print(string.Template('$other').substitute(ns)[:8], probe.kind(ns, 'other'))
+seen(object.__getattribute__(lib, 'decoder'), 'decoder')
+""",
+    files={
+        'lib.py': '{COOKIE}\nlazy from json import dumps\nlazy import fractions\nlazy import colorsys\n'
+        'lazy import heavy\nlazy import other\nlazy from json import decoder\n'
+    },
+)
+
+# -- issue 30, family 8: string annotations read by typing ----------------------------
+# (3.15's ForwardRef.evaluate resolves the lazy object it reads and leaves
+# the binding lazy; here the name's load in the code typing evaluates
+# replaces the binding with the value: the same import, a different binding)
+case(
+    'type_hints_leave_binding_lazy',
+    """\
+import typing, probe
+import lib
+print(typing.get_type_hints(lib.M))
+print(probe.kind(vars(lib), 'Decimal'), probe.kind(vars(lib), 'fractions'))
+""",
+    files={
+        'lib.py': '{COOKIE}\nfrom __future__ import annotations\nlazy from decimal import Decimal\n'
+        'lazy import fractions\nclass M:\n    x: Decimal\n    y: fractions.Fraction\n'
+    },
+)
