@@ -26,6 +26,11 @@ KNOWN_DIFFERENCES = {
         'is imported by the Python runtime from a frame at the lazy line: a stacklevel=2 '
         'warning names that line (3.15: the line of the use)'
     ),
+    'lazy_keys_are_str_subclass': (
+        "a lazy name's key is a str subclass until the name's first use (the key is how a load "
+        'is caught): type(k) is str is false, sys.intern raises TypeError and marshal ValueError '
+        '(3.15: plain str keys)'
+    ),
     'c_dict_readers_resolve_early': (
         'a C function that reads a module dict (itemgetter, format_map, %, string.Template, '
         'object.__getattribute__) is called from a frame whose instruction cannot tell it from '

@@ -588,3 +588,32 @@ print(probe.kind(vars(lib), 'Decimal'), probe.kind(vars(lib), 'fractions'))
         'lazy import fractions\nclass M:\n    x: Decimal\n    y: fractions.Fraction\n'
     },
 )
+
+# -- issue 30, family 3: the keys of a module's lazy names ----------------------------
+# (3.15's keys are plain str.  Here a name's key is a str subclass until its
+# first use (that key is how a load is caught): type checks, sys.intern and
+# marshal see the subclass; a used name's key is a plain str again)
+case(
+    'lazy_keys_are_str_subclass',
+    """\
+import marshal, sys
+import lib
+def keys():
+    return [k for k in vars(lib) if k in ('json', 'dumps')]
+def check():
+    print([type(k) is str for k in keys()])
+    for k in keys():
+        try:
+            print(k, sys.intern(k) == k)
+        except TypeError:
+            print(k, 'TypeError')
+    try:
+        print(len(marshal.dumps(keys())) > 0)
+    except ValueError:
+        print('ValueError')
+check()
+lib.json.dumps(1)
+check()
+""",
+    files={'lib.py': '{COOKIE}\nlazy import json\nlazy from json import dumps\n'},
+)
