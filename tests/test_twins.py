@@ -107,8 +107,11 @@ STATE_DUMP = textwrap.dedent("""\
         time.sleep(0.05)  # (the rebuilder's rounds: 1 ms each)
         print('--', step)
         for label, namespace in namespaces:
-            shown = [(str(k), type(k).__name__, type(v).__name__) for k, v in namespace.items()
-                     if not str(k).startswith('__') and str(k) not in ('dump', 'sys', 'time', 'state')]
+            # (sorted: the order differs by design, as the README says: the
+            # accelerator changes an entry where it stands, the pure runtime
+            # deletes and inserts)
+            shown = sorted((str(k), type(k).__name__, type(v).__name__) for k, v in namespace.items()
+                           if not str(k).startswith('__') and str(k) not in ('dump', 'sys', 'time', 'state'))
             print(' ', label, shown)
             found = state.live_keys.get(id(namespace))
             live = found() if found is not None else None
