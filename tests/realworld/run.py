@@ -660,6 +660,136 @@ def compare_suite(res, version):
     return counted, notes
 
 
+# -- scenarios ------------------------------------------------------------------------
+
+SCENARIOS_DIR = os.path.join(HERE, 'scenarios')
+# what each scenario needs from the corpus: skipped on a version where one did not install
+SCENARIO_PACKAGES = {
+    'pydantic_models': ('pydantic', 'pydantic-core', 'typing-inspection', 'annotated-types'),
+    'fastapi_app': (
+        'fastapi',
+        'starlette',
+        'pydantic',
+        'pydantic-core',
+        'typing-inspection',
+        'annotated-types',
+        'annotated-doc',
+        'anyio',
+        'httpx',
+        'httpcore',
+    ),
+    'sqlalchemy_orm': ('sqlalchemy',),
+    'django_site': ('django', 'asgiref', 'sqlparse'),
+    'attrs_cattrs': ('attrs', 'cattrs'),
+}
+SCENARIO_TIMEOUT = 300
+# the harness's way of making a lazy program eager (tests/support/harness.py)
+_LAZY_KEYWORD = re.compile(rb'(?m)^([ \t]*)lazy[ \t]+(?=import\b|from\b)')
+_LAZY_COOKIE = re.compile(rb'^([ \t\f]*#.*?coding[:=][ \t]*lazy\b[^\n]*)', re.M)
+
+
+def list_scenarios():
+    return sorted(
+        d for d in os.listdir(SCENARIOS_DIR) if os.path.isfile(os.path.join(SCENARIOS_DIR, d, 'main.py'))
+    )
+
+
+def eager_text(data):
+    """a scenario file without its `lazy` keywords and cookie (lines kept in place)"""
+    head, sep, rest = data.partition(b'\n')
+    if _LAZY_COOKIE.match(head):
+        head = b'#'
+    return _LAZY_KEYWORD.sub(rb'\1', head + sep + rest)
+
+
+def prepare_scenario(version, name, variant):
+    """a fresh directory for one run: main.py and the app as they are ('lazysrc'),
+    or made eager ('eager', 'all'), with _common.py beside them"""
+    dest = os.path.join(WORK, 'scenarios', version, name, variant)
+    shutil.rmtree(dest, ignore_errors=True)
+    os.makedirs(dest)
+    src = os.path.join(SCENARIOS_DIR, name)
+    files = [os.path.join(SCENARIOS_DIR, '_common.py')] + [
+        os.path.join(src, f) for f in sorted(os.listdir(src)) if f.endswith('.py')
+    ]
+    for path in files:
+        with open(path, 'rb') as f:
+            data = f.read()
+        if variant != 'lazysrc':
+            data = eager_text(data)
+        with open(os.path.join(dest, os.path.basename(path)), 'wb') as f:
+            f.write(data)
+    return dest
+
+
+def run_scenario(version, name, variant):
+    dest = prepare_scenario(version, name, variant)
+    start = time.monotonic()
+    r = run(
+        [venv_python(version), 'main.py'],
+        timeout=SCENARIO_TIMEOUT,
+        env=env_for('all' if variant == 'all' else 'normal'),
+        cwd=dest,
+    )
+    return {
+        'rc': r.returncode,
+        'stdout': normalize_message(r.stdout.replace(dest, '<scenario>'), version),
+        'stderr': normalize_message(r.stderr.replace(dest, '<scenario>'), version)[-3000:],
+        'seconds': round(time.monotonic() - start, 1),
+    }
+
+
+def _split_lazy(stdout):
+    """(the values, the lazy state): a scenario's `lazy MODULE: names` lines are the second"""
+    lines = stdout.splitlines()
+    return [x for x in lines if not x.startswith('lazy ')], [x for x in lines if x.startswith('lazy ')]
+
+
+def _diff(here, there, version):
+    import difflib
+
+    lines = list(difflib.unified_diff(there, here, f'{ORACLE}', version, n=0, lineterm=''))[2:]
+    return '\n'.join(x[:400] for x in lines[:20]) + ('\n...' if len(lines) > 20 else '')
+
+
+def compare_scenario(res, version):
+    """counted differences and notes for one version's scenario runs against 3.15's:
+    values and exit status count where 3.15 in the same variant and this version
+    eagerly agree; the lazy state (no lazy names eagerly) counts where the two
+    eager runs agree"""
+    counted, notes = [], []
+    mine, oracle = res[version], res[ORACLE]
+    eager = mine['eager']
+    ev, _ = _split_lazy(eager['stdout'])
+    eager_alike = (eager['rc'], eager['stdout']) == (oracle['eager']['rc'], oracle['eager']['stdout'])
+    if not eager_alike:
+        ov, _ = _split_lazy(oracle['eager']['stdout'])
+        notes.append(
+            f'eager: differs from 3.15 eager (rc {eager["rc"]} / {oracle["eager"]["rc"]}):\n'
+            + _diff(ev, ov, version)
+            + (f'\n{eager["stderr"][-800:]}' if eager['rc'] else '')
+        )
+    for variant in ('all', 'lazysrc'):
+        here, there = mine[variant], oracle[variant]
+        hv, hl = _split_lazy(here['stdout'])
+        tv, tl = _split_lazy(there['stdout'])
+        if (here['rc'], hv) != (there['rc'], tv):
+            text = f'{variant}: rc {here["rc"]} (3.15 {there["rc"]}), output:\n{_diff(hv, tv, version)}' + (
+                f'\nstderr: {here["stderr"][-1500:]}' if here['rc'] else ''
+            )
+            if (there['rc'], tv) == (eager['rc'], ev):
+                counted.append(text + f'\n(3.15 {variant} and {version} eager agree)')
+            else:
+                notes.append(text + f'\n(3.15 {variant} differs from {version} eager: not counted)')
+        if hl != tl:
+            text = f'{variant}: lazy state differs:\n{_diff(hl, tl, version)}'
+            if eager_alike:
+                counted.append(text)
+            else:
+                notes.append(text + f'\n({version} eager differs from 3.15 eager: not counted)')
+    return counted, notes
+
+
 # -- main -----------------------------------------------------------------------------
 
 
@@ -680,6 +810,13 @@ def main(argv=None):
         help="lazy_codec's pure-Python runtime (LAZY_CODEC_PURE=1), not its C accelerator",
     )
     parser.add_argument('--no-suites', action='store_true')
+    parser.add_argument(
+        '--scenarios',
+        nargs='?',
+        const='all',
+        help='the framework scenarios (scenarios/): all, or comma-separated names from: '
+        + ','.join(list_scenarios()),
+    )
     parser.add_argument('--no-pip', action='store_true')
     parser.add_argument(
         '--worktree',
@@ -725,10 +862,17 @@ def main(argv=None):
         if args.no_suites
         else (args.suites.split(',') if args.suites else list(CI_SUITES) if args.ci else list(DEFAULT_SUITES))
     )
+    scenarios = []
+    if args.scenarios:
+        scenarios = list_scenarios() if args.scenarios == 'all' else args.scenarios.split(',')
+        unknown = [n for n in scenarios if n not in list_scenarios()]
+        if unknown:
+            raise SystemExit(f'no such scenario: {",".join(unknown)}')
     all_versions = versions + [ORACLE]
     git = run(['git', 'rev-parse', '--short', 'HEAD'], cwd=ROOT).stdout.strip()
     log(
-        f'realworld: {len(names)} packages, suites {",".join(suites) or "-"}, versions {",".join(versions)} '
+        f'realworld: {len(names)} packages, suites {",".join(suites) or "-"}, '
+        f'scenarios {",".join(scenarios) or "-"}, versions {",".join(versions)} '
         f'against {ORACLE}; lazy_codec {git}, {"pure runtime" if args.pure else "C accelerator where built"}'
     )
 
@@ -811,10 +955,15 @@ def main(argv=None):
             for name in suites:
                 for variant in ('eager', 'all', 'lazysrc'):
                     jobs.append(('suite', v, name, variant))
+            for name in scenarios:
+                if failed_pins & set(SCENARIO_PACKAGES.get(name, ())):
+                    continue
+                for variant in ('eager', 'all', 'lazysrc'):
+                    jobs.append(('scenario', v, name, variant))
         # the long suite runs first, so that the probes fill the gaps
         jobs.sort(key=lambda j: j[0] != 'suite')
 
-        results = {'probe': {}, 'pip': {}, 'suite': {}}
+        results = {'probe': {}, 'pip': {}, 'suite': {}, 'scenario': {}}
 
         def do(job):
             kind, v, name, mode = job
@@ -822,6 +971,8 @@ def main(argv=None):
                 return probe(v, name, packages[name]['imports'], mode, outdir)
             if kind == 'pip':
                 return pip_check(v, name, mode, wheel)
+            if kind == 'scenario':
+                return run_scenario(v, name, mode)
             return run_suite(v, name, sdists[name], mode)
 
         done = 0
@@ -846,6 +997,11 @@ def main(argv=None):
                         f'  [{done}/{len(jobs)} {time.monotonic() - started:.0f}s] suite {name} {v} {mode}: '
                         f'{value.get("summary", value)} ({value.get("seconds")}s)'
                     )
+                elif kind == 'scenario':
+                    log(
+                        f'  [{done}/{len(jobs)} {time.monotonic() - started:.0f}s] '
+                        f'scenario {name} {v} {mode}: rc {value.get("rc")} ({value.get("seconds")}s)'
+                    )
                 elif done % 50 == 0:
                     log(f'  [{done}/{len(jobs)} {time.monotonic() - started:.0f}s]')
         shutil.rmtree(outdir, ignore_errors=True)
@@ -861,6 +1017,7 @@ def main(argv=None):
         'versions': {},
         'corpus': {n: packages[n]['pin'] for n in names},
         'suites': suites,
+        'scenarios': scenarios,
     }
     total_counted = 0
     for v in versions:
@@ -870,6 +1027,7 @@ def main(argv=None):
             'packages': {},
             'pip': {},
             'suites': {},
+            'scenarios': {},
         }
         for name in names:
             mine = results['probe'].get(v, {}).get(name)
@@ -933,10 +1091,29 @@ def main(argv=None):
                 },
                 'lazified': results['suite'][v][name]['lazysrc']['lazified'],
             }
+        for name in scenarios:
+            mine = results.get('scenario', {}).get(v, {}).get(name)
+            oracle = results.get('scenario', {}).get(ORACLE, {}).get(name)
+            if mine is None or oracle is None:
+                where = v if mine is None else ORACLE
+                vr['scenarios'][name] = {
+                    'status': 'skipped',
+                    'why': f'a package it needs does not install on {where}',
+                }
+                continue
+            counted, notes = compare_scenario({v: mine, ORACLE: oracle}, v)
+            vr['scenarios'][name] = {
+                'status': 'different' if counted else 'alike',
+                'differences': counted,
+                'notes': notes,
+                'rc': {var: mine[var]['rc'] for var in ('eager', 'all', 'lazysrc')},
+                'lazy': {var: _split_lazy(mine[var]['stdout'])[1] for var in ('eager', 'all', 'lazysrc')},
+            }
         counted_v = (
             sum(p['status'] == 'different' for p in vr['packages'].values())
             + sum(p['status'] == 'different' for p in vr['pip'].values())
             + sum(s['status'] == 'different' for s in vr['suites'].values())
+            + sum(s['status'] == 'different' for s in vr['scenarios'].values())
         )
         total_counted += counted_v
         report['versions'][v] = vr
@@ -959,6 +1136,14 @@ def main(argv=None):
             and probe_items(results['probe'][ORACLE][name]['all'], ORACLE)[0]
         },
     }
+    report['oracle']['scenarios'] = {
+        name: {
+            var: {k: results['scenario'][ORACLE][name][var][k] for k in ('rc', 'stdout')}
+            for var in ('eager', 'all', 'lazysrc')
+        }
+        for name in scenarios
+        if name in results.get('scenario', {}).get(ORACLE, {})
+    }
     report['seconds'] = round(time.monotonic() - started)
 
     # -- print
@@ -977,10 +1162,13 @@ def main(argv=None):
         for name, s in vr['suites'].items():
             for d in s['differences']:
                 log(f'DIFF {v} suite {name}: {d}')
+        for name, s in vr['scenarios'].items():
+            for d in s.get('differences', []):
+                log(f'DIFF {v} scenario {name}: {d}')
     log('')
     header = (
         f'{"version":8} {"packages alike/different/skipped":34} {"pip alike/different":20} '
-        f'{"suites alike/different":22}'
+        f'{"suites alike/different":22} {"scenarios alike/different/skipped":22}'
     )
     log(header)
     log('-' * len(header))
@@ -998,7 +1186,9 @@ def main(argv=None):
             else '-'
         )
         ss = f'{su.count("alike")}/{su.count("different")}' if su else '-'
-        log(f'{v:8} {pk:34} {pp:20} {ss:22}')
+        sc = [s['status'] for s in vr['scenarios'].values()]
+        sn = f'{sc.count("alike")}/{sc.count("different")}/{sc.count("skipped")}' if sc else '-'
+        log(f'{v:8} {pk:34} {pp:20} {ss:22} {sn}')
     for name in suites:
         o = report['oracle']['suites'][name]
         log(
