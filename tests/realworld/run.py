@@ -754,9 +754,9 @@ def _diff(here, there, version):
 
 def compare_scenario(res, version):
     """counted differences and notes for one version's scenario runs against 3.15's:
-    values and exit status count where 3.15 in the same variant and this version
-    eagerly agree; the lazy state (no lazy names eagerly) counts where the two
-    eager runs agree"""
+    output and exit status count where 3.15 in the same variant and this version
+    eagerly agree, or where the two eager runs agree (what moves with the mode,
+    a warning's line, the lazy names, is compared given the same program)"""
     counted, notes = [], []
     mine, oracle = res[version], res[ORACLE]
     eager = mine['eager']
@@ -777,7 +777,11 @@ def compare_scenario(res, version):
             text = f'{variant}: rc {here["rc"]} (3.15 {there["rc"]}), output:\n{_diff(hv, tv, version)}' + (
                 f'\nstderr: {here["stderr"][-1500:]}' if here['rc'] else ''
             )
-            if (there['rc'], tv) == (eager['rc'], ev):
+            # what moves with the mode (a warning names the first use) counts where
+            # the program is the same on both eagerly
+            if eager_alike:
+                counted.append(text + f'\n({version} eager and 3.15 eager agree)')
+            elif (there['rc'], tv) == (eager['rc'], ev):
                 counted.append(text + f'\n(3.15 {variant} and {version} eager agree)')
             else:
                 notes.append(text + f'\n(3.15 {variant} differs from {version} eager: not counted)')
