@@ -57,7 +57,12 @@ PURE_DIFFERENCES = {
         'line): a stacklevel=2 warning and sys._getframe(1) name that line, a profiler sees '
         'its calls (3.15 and the accelerator: the using frame)'
     )
-    for name in ('first_use_frames_lazy_statements', 'first_use_frames_mode_all')
+    for name in (
+        'first_use_frames_lazy_statements',
+        'first_use_frames_mode_all',
+        'first_use_module_getattr',
+        'first_use_module_getattr_mode_all',
+    )
 } | {
     name: (
         "the pure runtime cannot change a dict's entry where it stands: a first use deletes the "

@@ -162,3 +162,54 @@ print('module:', pkgw.leaf.X)
 """,
     files=FILES,
 )
+
+# a name a module's __getattr__ gives (starlette's deprecated status codes,
+# through FastAPI): a warning with a stacklevel names the using frames, as
+# on 3.15, and its errors are 3.15's: an AttributeError is "cannot import
+# name", another error is its own, chained to the `lazy` line
+_HOOKED = (
+    'import warnings\n'
+    'def __getattr__(name):\n'
+    "    if name == 'OLD':\n"
+    "        warnings.warn('old name', DeprecationWarning, stacklevel=3)\n"
+    '        return 1\n'
+    "    if name == 'BAD':\n"
+    "        raise KeyError('bad name')\n"
+    '    raise AttributeError(name)\n'
+)
+_HOOK_BODY = """\
+def show(message, category, filename, lineno, file=None, line=None):
+    print('  warning:', message, 'at', os.path.basename(filename), lineno)
+warnings.showwarning = show
+warnings.simplefilter('always')
+def use():
+    return OLD
+def caller():
+    return use()
+print(caller())
+def bad():
+    return BAD
+for attempt in (1, 2):
+    try:
+        bad()
+    except KeyError as exc:
+        probe.describe(exc)
+try:
+    MISSING
+except ImportError as exc:
+    probe.describe(exc)
+"""
+case(
+    'first_use_module_getattr',
+    'import os, warnings, probe\n'
+    'lazy from hooked import OLD\nlazy from hooked import BAD\nlazy from hooked import MISSING\n'
+    + _HOOK_BODY,
+    files={'hooked.py': _HOOKED},
+)
+case(
+    'first_use_module_getattr_mode_all',
+    'import os, warnings, probe\n'
+    'from hooked import OLD\nfrom hooked import BAD\nfrom hooked import MISSING\n' + _HOOK_BODY,
+    files={'hooked.py': _HOOKED},
+    env={'PYTHON_LAZY_IMPORTS': 'all'},
+)

@@ -1,12 +1,13 @@
 /* -- a first use that imports: the statement's import, in C --------------- */
 #include "accel.h"
 
-/* IMPORT_FROM's `attr` of `module`, when a dict lookup can tell it: an
- * exact module's dict has it (not a lazy binding), or, with no module
- * __getattr__, sys.modules has `module.__name__ + '.' + attr`.  1 with a
- * new reference in *out; 0 when only the interpreter's own IMPORT_FROM can
- * say (its module __getattr__, its error message: the statement rerun in
- * Python says it); -1 error */
+/* IMPORT_FROM's `attr` of `module`: an exact module's dict has it (not a
+ * lazy binding); or its module __getattr__ gives it, called from here, so
+ * that a warning it gives with a stacklevel names the using frames, as on
+ * 3.15; or sys.modules has `module.__name__ + '.' + attr`.  1 with a new
+ * reference in *out; 0 when only the interpreter's own IMPORT_FROM can say
+ * (its error message: the statement rerun in Python says it, and calls a
+ * module __getattr__ that raised AttributeError once more); -1 error */
 static int
 from_attribute(PyObject *module, PyObject *attr, PyObject **out)
 {
@@ -29,7 +30,22 @@ from_attribute(PyObject *module, PyObject *attr, PyObject **out)
         *out = value;
         return 1;
     }
-    if (hook != NULL || package == NULL || !PyUnicode_CheckExact(package))
+    if (hook != NULL) {
+        value = PyObject_GetAttr(module, attr);
+        if (value != NULL && Py_TYPE(value) == S.lazy_import) {
+            Py_DECREF(value); /* (a lazy object it handed out: Python's) */
+            return 0;
+        }
+        if (value != NULL) {
+            *out = value;
+            return 1;
+        }
+        if (!PyErr_ExceptionMatches(PyExc_AttributeError))
+            return -1;
+        PyErr_Clear();
+        return 0;
+    }
+    if (package == NULL || !PyUnicode_CheckExact(package))
         return 0;
     PyObject *full = PyUnicode_FromFormat("%U.%U", package, attr);
     if (full == NULL)
@@ -41,6 +57,37 @@ from_attribute(PyObject *module, PyObject *attr, PyObject **out)
     Py_INCREF(value);
     *out = value;
     return 1;
+}
+
+/* the error set now, a first use's, raised again as resolution.failed_first_use
+ * shapes it (chained to the `lazy` line) */
+static void
+reraise_shaped(PyObject *lazy)
+{
+    PyObject *type, *exc, *tb;
+    PyErr_Fetch(&type, &exc, &tb);
+    PyErr_NormalizeException(&type, &exc, &tb);
+    if (exc == NULL) {
+        PyErr_Restore(type, exc, tb);
+        return;
+    }
+    /* (the traceback that reached here: before 3.12 the exception's own
+     * can still hold the importlib frames that the import trimmed) */
+    if (PyException_SetTraceback(exc, tb != NULL ? tb : Py_None) < 0) {
+        Py_XDECREF(type);
+        Py_XDECREF(tb);
+        Py_DECREF(exc);
+        return;
+    }
+    Py_XDECREF(type);
+    Py_XDECREF(tb);
+    PyObject *shaped = PyObject_CallFunctionObjArgs(S.py_failed_first_use, lazy, exc, NULL);
+    Py_DECREF(exc);
+    if (shaped != NULL) {
+        PyObject *shaped_type = (PyObject *)Py_TYPE(shaped);
+        Py_INCREF(shaped_type);
+        PyErr_Restore(shaped_type, shaped, PyException_GetTraceback(shaped));
+    }
 }
 
 /* resolution.import_named_submodule: `lazy from pkg import sub` with `pkg`
@@ -210,32 +257,7 @@ first_import(KeyObject *key, PyObject *lazy, PyObject **out)
     Py_INCREF(Py_None);
     Py_XSETREF(key->resolving, Py_None);
     if (failed) {
-        PyObject *type, *exc, *tb;
-        PyErr_Fetch(&type, &exc, &tb);
-        PyErr_NormalizeException(&type, &exc, &tb);
-        if (exc == NULL) {
-            PyErr_Restore(type, exc, tb);
-            result = -1;
-            goto done;
-        }
-        /* (the traceback that reached here: before 3.12 the exception's own
-         * can still hold the importlib frames that the import trimmed) */
-        if (PyException_SetTraceback(exc, tb != NULL ? tb : Py_None) < 0) {
-            Py_XDECREF(type);
-            Py_XDECREF(tb);
-            Py_DECREF(exc);
-            result = -1;
-            goto done;
-        }
-        Py_XDECREF(type);
-        Py_XDECREF(tb);
-        PyObject *shaped = PyObject_CallFunctionObjArgs(S.py_failed_first_use, lazy, exc, NULL);
-        Py_DECREF(exc);
-        if (shaped != NULL) {
-            PyObject *shaped_type = (PyObject *)Py_TYPE(shaped);
-            Py_INCREF(shaped_type);
-            PyErr_Restore(shaped_type, shaped, PyException_GetTraceback(shaped));
-        }
+        reraise_shaped(lazy);
         result = -1;
         goto done;
     }
@@ -267,6 +289,8 @@ first_import(KeyObject *key, PyObject *lazy, PyObject **out)
         int got = from_attribute(value, PyList_GET_ITEM(attrs, i), &next);
         Py_DECREF(value);
         if (got <= 0) {
+            if (got < 0 && PyErr_Occurred()) /* (a module __getattr__'s error) */
+                reraise_shaped(lazy);
             result = got;
             goto done;
         }
