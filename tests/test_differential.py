@@ -26,6 +26,10 @@ KNOWN_DIFFERENCES = {
         'is imported by the Python runtime from a frame at the lazy line: a stacklevel=2 '
         'warning names that line (3.15: the line of the use)'
     ),
+    'mode_all_future_statement_binding': (
+        'in mode "all" a future statement stays as written, for the compiler, which makes it '
+        'import __future__ and bind the feature (3.15: a lazy binding; __future__ not imported)'
+    ),
     'lazy_keys_are_str_subclass': (
         "a lazy name's key is a str subclass until the name's first use (the key is how a load "
         'is caught): type(k) is str is false, sys.intern raises TypeError and marshal ValueError '

@@ -446,3 +446,21 @@ print([n for n in vars(ordered) if not n.startswith('__')])
         'def use():\n    return heavy.X\nB = 2\n'
     },
 )
+
+# mode "all" (the framework scenarios): 3.15 makes the binding of a future
+# statement lazy too (the feature takes effect; `__future__` is not
+# imported); here the statement stays as written, for the compiler, and
+# binds the feature eagerly: a documented difference
+case(
+    'mode_all_future_statement_binding',
+    """\
+from __future__ import annotations
+import sys
+def f(x: Undefined):
+    pass
+print(f.__annotations__)
+print(type(globals()['annotations']).__name__)
+print(annotations.compiler_flag > 0, type(globals()['annotations']).__name__)
+""",
+    env={'PYTHON_LAZY_IMPORTS': 'all'},
+)
