@@ -8,7 +8,6 @@ callee of the call running.
 
 import sys
 from _operator import attrgetter
-from types import FrameType, ModuleType
 
 from lazy_codec.runtime.opcodes import (
     BINARY_SUBSCR,
@@ -42,6 +41,15 @@ PEEK, LOAD, STDLIB_LOAD = 0, 1, 2
 
 # the instructions that load a name (pseudo-instructions included, as
 # opcode.opmap has them: never in co_code)
+# types.ModuleType and types.FrameType, without importing `types` (3.15's
+# runtime does not; api._install_api gives it LazyImportType when it comes)
+TYPE_CHECKING = False  # (mypy reads `if TYPE_CHECKING:` blocks as true)
+if TYPE_CHECKING:
+    from types import FrameType, ModuleType
+else:
+    ModuleType = type(sys)
+    FrameType = type(sys._getframe())
+
 LOAD_OPNAMES = (
     'LOAD_NAME',
     'LOAD_GLOBAL',

@@ -14,9 +14,8 @@ types.ModuleType` throughout, as on 3.15.
 import sys
 from _functools import partial
 from _operator import methodcaller
-from types import ModuleType
 
-from lazy_codec.runtime.access import store_after_call
+from lazy_codec.runtime.access import ModuleType, store_after_call
 from lazy_codec.runtime.lazy import LazyImportType
 from lazy_codec.runtime.state import LiveKeys, accel, binding_lock, controls, live_keys, live_keys_of
 

@@ -141,8 +141,9 @@ def _get_code(loader, fullname):
 
 # The runtime's one standard-library module of source: the runtime may load
 # after the hooks (mode "all" from start loads it at the first lazy import),
-# and its own import of `types` must not come back to it through them
-# (`types` imports nothing at module level that laziness would change)
+# and its own import of `types` (where no .pth runs: api._install_api) must
+# not come back to it through them (`types` imports nothing at module level
+# that laziness would change)
 _RUNTIME_NEEDS = frozenset(('types',))
 
 

@@ -17,9 +17,8 @@ first use in a module, while the thread that used the name goes on.
 import sys
 from _functools import partial
 from _thread import allocate_lock, start_new_thread
-from types import FrameType
 
-from lazy_codec.runtime.access import dicts_being_iterated
+from lazy_codec.runtime.access import FrameType, dicts_being_iterated
 from lazy_codec.runtime.binding import EscapedName, LazyName, in_one_call, plain_key
 from lazy_codec.runtime.lazy import LazyImportType
 from lazy_codec.runtime.state import accel, binding_lock, dirty, lookup_codes, unswapped

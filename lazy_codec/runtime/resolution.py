@@ -12,7 +12,6 @@ about 0.18 M instructions).
 """
 
 import sys
-from types import CodeType, TracebackType
 
 from lazy_codec.runtime import lazy as lazy_objects
 from lazy_codec.runtime.access import name_loaded_for_attribute
@@ -29,6 +28,18 @@ from lazy_codec.runtime.state import (
 
 _getframe = sys._getframe
 _MISSING = object()
+
+# types.CodeType and types.TracebackType, without importing `types` (see
+# access.ModuleType)
+TYPE_CHECKING = False  # (mypy reads `if TYPE_CHECKING:` blocks as true)
+if TYPE_CHECKING:
+    from types import CodeType, TracebackType
+else:
+    CodeType = type(sys._getframe().f_code)
+    try:
+        raise ImportError
+    except ImportError as _caught:
+        TracebackType = type(_caught.__traceback__)
 
 
 def _resolve(lazy: LazyImportType):
