@@ -18,13 +18,16 @@ from lazy_codec.runtime.opcodes import (
     FOR_ITER,
     IMPORT_STAR,
     LOAD_ATTR,
+    LOAD_CONST,
     LOAD_GLOBAL,
     LOAD_METHOD,
     LOAD_NAME,
     PSEUDO,
+    RETURN_VALUE,
     STORE_ATTR,
     STORE_GLOBAL,
     STORE_NAME,
+    STORE_SUBSCR,
     attribute_name,
     callee_instruction,
     current_offset,
@@ -32,6 +35,7 @@ from lazy_codec.runtime.opcodes import (
     instruction_before,
     name_of,
     opcodes_named,
+    producer,
 )
 
 # What lookup_kind answers: PEEK (falsy) leaves the binding lazy; LOAD and
@@ -358,29 +362,91 @@ def store_after(frame, any_locals: bool = False):
     """(namespace, name) of a module global where the value that the
     instruction `frame` is running gives is stored next: `x = ...` at module
     level (with `any_locals`, in any frame's locals), `global x; x = ...`,
-    `mod.x = ...` for a module `mod` whose attributes are its dict; None for
-    anything else"""
+    `mod.x = ...` and `setattr(mod, 'x', ...)` for a module `mod` whose
+    attributes are its dict, `d['x'] = ...` for a dict `d` (eval's or exec's
+    globals to be); None for anything else"""
     lasti = current_offset(frame)
     if lasti < 0:
         return None
     code = frame.f_code
     co_code = code.co_code
-    op, arg, after = instruction_at(co_code, instruction_at(co_code, lasti)[2])
+    following = instruction_at(co_code, lasti)[2]
+    if following >= len(co_code):
+        return None
+    op, arg, after = instruction_at(co_code, following)
+    if op in CALLS and co_code[following] == op:
+        return _setattr_store(frame, following, arg) if CALLS[op] == 0 and arg == 3 else None
     if op == STORE_NAME:
         if any_locals or frame.f_locals is frame.f_globals:
             return frame.f_locals, code.co_names[arg]
         return None
     if op == STORE_GLOBAL:
         return frame.f_globals, code.co_names[arg]
-    if op in NAME_LOADS and after < len(co_code):
-        store, attr, _ = instruction_at(co_code, after)
-        if store != STORE_ATTR:
+    if op in _SUBSCRIPT_OWNERS and after < len(co_code):
+        store, attr, after = instruction_at(co_code, after)
+        if store == LOAD_CONST and after < len(co_code) and instruction_at(co_code, after)[0] == STORE_SUBSCR:
+            return _subscript_store(frame, op, arg, code.co_consts[attr])
+        if store != STORE_ATTR or op not in NAME_LOADS:
             return None
         owner = _lookup(frame, op, name_of(code, op, arg))[1]
         if not isinstance(owner, ModuleType) or type(owner).__setattr__ is not ModuleType.__setattr__:
             return None
         return vars(owner), code.co_names[attr]
     return None
+
+
+# what the dict of a subscript store (`d['x'] = value`) may be loaded by
+_SUBSCRIPT_OWNERS = NAME_LOADS | opcodes_named(('LOAD_FAST', 'LOAD_FAST_CHECK', 'LOAD_FAST_BORROW'))
+
+
+def _subscript_store(frame, op: int, arg: int, name):
+    """(the dict, `name`) of `d[name] = value`, `d` an exact dict loaded by
+    `op` `arg` (found by peeks), or None"""
+    if type(name) is not str:
+        return None
+    code = frame.f_code
+    if op in NAME_LOADS:
+        owner = _lookup(frame, op, name_of(code, op, arg))[1]
+    elif arg < len(code.co_varnames):
+        owner = frame.f_locals.get(code.co_varnames[arg])
+    else:
+        return None
+    return (owner, name) if type(owner) is dict else None
+
+
+def _setattr_store(frame, call: int, argc: int):
+    """(the dict of module `mod`, 'x') for `setattr(mod, 'x', value)` at
+    `call`, whose last argument is the value; None for any other call"""
+    code = frame.f_code
+    callee = callee_instruction(code, call)
+    if callee is None or callee[0] not in NAME_LOADS:
+        return None
+    if _lookup(frame, callee[0], name_of(code, callee[0], callee[1]))[1] is not setattr:
+        return None
+    co_code = code.co_code
+    name, owner = producer(co_code, call, argc - 1), producer(co_code, call, argc)
+    if name is None or name[0] != LOAD_CONST or owner is None or owner[0] not in NAME_LOADS:
+        return None
+    attr = code.co_consts[name[1]]
+    module = _lookup(frame, owner[0], name_of(code, owner[0], owner[1]))[1]
+    if type(attr) is not str or not isinstance(module, ModuleType):
+        return None
+    return (vars(module), attr) if type(module).__setattr__ is ModuleType.__setattr__ else None
+
+
+def returned_to(frame):
+    """the caller frame that the value the instruction `frame` is running
+    gives is returned to (`return globals()[name]` in a module __getattr__,
+    `return super().__getitem__(name)` in a mapping's), or None when the
+    next instruction is not a return"""
+    lasti = current_offset(frame)
+    if lasti < 0:
+        return None
+    co_code = frame.f_code.co_code
+    after = instruction_at(co_code, lasti)[2]
+    if after >= len(co_code) or instruction_at(co_code, after)[0] != RETURN_VALUE:
+        return None
+    return frame.f_back
 
 
 # what a for loop's iterable may be made with when it iterates a module dict

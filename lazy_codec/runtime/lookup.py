@@ -25,6 +25,7 @@ from lazy_codec.runtime.access import (
     is_star_import,
     lookup_kind,
     reads_key,
+    returned_to,
     store_after,
 )
 from lazy_codec.runtime.binding import (
@@ -253,6 +254,11 @@ def _handed_out(key: LazyName, frame) -> bool:
     if type(key) is LazyName:
         key.__class__ = EscapedName
     target = store_after(frame)
+    if target is None:
+        # returned (a module __getattr__'s `return globals()[name]`): where
+        # the caller stores it (`x = mod.name`, `from mod import name`)
+        caller = returned_to(frame)
+        target = store_after(caller) if caller is not None else None
     if target is not None and type(target[0]) is dict and target[1] != key:
         bind_alias(target[0], target[1], key.lazy)
     return True
