@@ -37,7 +37,7 @@ from lazy_codec.runtime.binding import (
     replaces_in_place,
 )
 from lazy_codec.runtime.lazy import ImportCycleError, LazyImportType, raising
-from lazy_codec.runtime.opcodes import current_offset
+from lazy_codec.runtime.opcodes import CALLS, LOAD_NAME, current_offset
 from lazy_codec.runtime.rebuilder import rebuild_later, swap_later
 from lazy_codec.runtime.resolution import import_target
 from lazy_codec.runtime.state import (
@@ -95,7 +95,16 @@ def key_eq(self, other):
         # the rebuilder makes the key plain): nothing to do, and no bytecode
         # to read (the lookup that finds the entry is ours: in our frame,
         # its compare of `self` with the entry's key answers at once)
-        if _in_runtime(frame) or type(self.namespace.get(self, None)) is not LazyImportType:
+        if _in_runtime(frame):
+            return True
+        if frame.f_globals is not self.namespace:
+            # a name load in a copy of the dict that still holds the lazy
+            # object (a copy given to eval or exec, builtins)
+            copy = _copy_loaded(self, frame, True)
+            if copy is not None:
+                exc = settle(self, copy, frame) if type(copy) is dict else _settle_in_mapping(self, copy)
+                return True if exc is None else raising(exc)
+        if type(self.namespace.get(self, None)) is not LazyImportType:
             return True
         loading = _rearmed(self, frame)
         if not loading:
@@ -103,18 +112,20 @@ def key_eq(self, other):
     else:
         loading = lookup_kind(frame)  # (PEEK is falsy; STDLIB_LOAD: see below)
         if not loading:
-            if hands_value_out(frame) and not _in_runtime(frame):
+            if not hands_value_out(frame) or _in_runtime(frame):
+                return True
+            caller = _answering_name_load(frame)
+            if caller is None:
                 return _handed_out(self, frame)
-            return True
+            frame = caller  # (a load)
     namespace = self.namespace
-    op = frame.f_code.co_code[current_offset(frame)]
-    if op in NAME_LOADS and frame.f_globals is not namespace:
-        # copied into another dict by `from m import *` (whose own
-        # lookups cannot be seen): the lookup is in the frame's namespace
-        for candidate in (frame.f_locals, frame.f_globals):
-            if type(candidate) is dict and candidate.get(self, _MISSING) is not _MISSING:
-                namespace = candidate
-                break
+    if frame.f_globals is not namespace:
+        copy = _copy_loaded(self, frame)
+        if copy is not None:
+            if type(copy) is not dict:
+                exc = _settle_in_mapping(self, copy)
+                return True if exc is None else raising(exc)
+            namespace = copy
     if self.resolving == get_ident():
         if id(frame.f_code) in statement_code_ids or frame.f_code is _HANDLE_FROMLIST_CODE:
             # the import machinery, resolving this name: as before the
@@ -204,6 +215,66 @@ def settle(key: LazyName, namespace: dict, frame=None) -> 'BaseException | None'
                     rebuild_later(namespace)
             else:  # a copy `import *` made
                 rebuild_later(namespace)
+    return None
+
+
+def _copy_loaded(key: LazyName, frame, lazy_only: bool = False) -> 'dict | None':
+    """the dict other than the key's own where the name load `frame` is
+    running finds `key` (the lookup in progress): a copy of its module's
+    dict (`from m import *`, a copy given to eval or exec, a dict subclass's)
+    or builtins that its entries were copied into; with `lazy_only`, only
+    one whose entry holds a lazy object; None for its own dict or no load"""
+    op = frame.f_code.co_code[current_offset(frame)]
+    if op not in NAME_LOADS:
+        caller = _answering_name_load(frame) if op in CALLS else None
+        if caller is None:
+            return None
+        frame, op = caller, caller.f_code.co_code[current_offset(caller)]
+    own = key.namespace
+    for candidate in (
+        (frame.f_locals, frame.f_globals, frame.f_builtins)
+        if op == LOAD_NAME
+        else (frame.f_globals, frame.f_builtins)
+    ):
+        if candidate is own:
+            return None
+        if isinstance(candidate, dict):
+            value = dict.get(candidate, key, _MISSING)
+            if value is not _MISSING:
+                return candidate if not lazy_only or type(value) is LazyImportType else None
+    return None
+
+
+def _answering_name_load(frame):
+    """the caller whose name load `frame` answers: a mapping's own
+    __getitem__ (`return super().__getitem__(name)`) called by a LOAD_NAME or
+    LOAD_GLOBAL of eval's or exec's code, which resolves what it returns, as
+    on 3.15; None for any other frame"""
+    caller = returned_to(frame)
+    if caller is None or caller.f_code.co_code[current_offset(caller)] not in NAME_LOADS:
+        return None
+    return caller
+
+
+def _settle_in_mapping(key: LazyName, namespace: dict) -> 'BaseException | None':
+    """a load of `key` in a dict subclass that a module's dict was copied
+    into (eval's or exec's globals or locals): its lazy object resolved and
+    the value stored in its place by the mapping's own __setitem__, as
+    3.15's name loads do; the key stays (the entry keeps its place, and its
+    later loads find the value at once).  The error to raise if the import
+    failed (the entry stays lazy then)"""
+    current = dict.get(namespace, key, _MISSING)
+    if type(current) is not LazyImportType:
+        return None
+    key.resolving = get_ident()
+    try:
+        value, exc = import_target(current)
+    finally:
+        key.resolving = None
+    if exc is not None:
+        return exc
+    if dict.get(namespace, key, _MISSING) is current:
+        namespace[key] = value
     return None
 
 

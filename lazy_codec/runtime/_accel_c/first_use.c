@@ -249,7 +249,9 @@ plain_peek(void)
  * its dict (settled in place: an escaped key, or in a loop that may iterate
  * the dict, until the rebuilder makes it plain): 1 when the entry holds the
  * real object (the lookup finds it: nothing to do), 0 when it holds a lazy
- * object again (Python re-arms the key) */
+ * object again (Python re-arms the key) or when a name load of another
+ * namespace looks the key up (a copy of the dict given to eval or exec,
+ * builtins: its entry may still hold the lazy object, lookup._copy_loaded) */
 static int
 settled_in_place(KeyObject *key)
 {
@@ -258,9 +260,28 @@ settled_in_place(KeyObject *key)
     busy++;
     PyObject *value = PyDict_GetItemWithError(key->namespace, (PyObject *)key);
     busy--;
-    if (value == NULL)
-        return PyErr_Occurred() ? -1 : 1;
-    return Py_TYPE(value) != S.lazy_import;
+    if (value == NULL && PyErr_Occurred())
+        return -1;
+    if (value != NULL && Py_TYPE(value) == S.lazy_import)
+        return 0;
+    /* (the module's own code, the common case: its globals, borrowed, with
+     * no frame object made) */
+    if (PyEval_GetGlobals() == key->namespace)
+        return 1;
+    PyFrameObject *frame = PyEval_GetFrame();
+    if (frame == NULL)
+        return 1;
+    PyObject *globals, *codebytes;
+    PyCodeObject *code;
+    Py_ssize_t lasti = -1;
+    if (frame_state(frame, &globals, &codebytes, &code, &lasti) < 0)
+        return -1;
+    int elsewhere = lasti >= 0 && lasti < PyBytes_GET_SIZE(codebytes) &&
+                    S.simple_loads[(unsigned char)PyBytes_AS_STRING(codebytes)[lasti]];
+    Py_DECREF(globals);
+    Py_DECREF(codebytes);
+    Py_DECREF(code);
+    return !elsewhere;
 }
 
 PyObject *
