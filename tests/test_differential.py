@@ -45,6 +45,11 @@ KNOWN_DIFFERENCES = {
         "load here replaces the binding with the value (3.15's ForwardRef.evaluate resolves the "
         'object it reads and leaves the binding lazy): the same import, a different binding'
     ),
+    'namespaces_plain_key_unseen_store': (
+        'a lazy object taken out by a peek and stored under a plain key where no store of a name '
+        'is seen (a dict display or dict(...) given to eval/exec/FunctionType, '
+        "`vars(builtins)['x'] = ...`): no lookup reaches it, so a load hands it out (3.15 resolves it)"
+    ),
     'builtins_import_hook_during_lazy': (
         'a replaced builtins.__import__ sees a dotted name reified one package at a '
         'time (3.15: one call with the whole name)'

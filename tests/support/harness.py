@@ -167,11 +167,20 @@ def all_cases() -> dict[str, dict]:
     import cases_cookieless
     import cases_faults
     import cases_firstuse
+    import cases_namespaces
     import cases_reach
     import cases_realcode
 
     collected = {}
-    for module in (cases, cases_faults, cases_realcode, cases_reach, cases_cookieless, cases_firstuse):
+    for module in (
+        cases,
+        cases_faults,
+        cases_realcode,
+        cases_reach,
+        cases_cookieless,
+        cases_firstuse,
+        cases_namespaces,
+    ):
         clash = collected.keys() & module.CASES.keys()
         assert not clash, f'{module.__name__} names cases already named: {sorted(clash)}'
         collected.update(module.CASES)
