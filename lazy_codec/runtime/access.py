@@ -96,6 +96,8 @@ _LOCAL_LOADS = opcodes_named(
 _DEREF_LOADS = opcodes_named(('LOAD_DEREF', 'LOAD_CLASSDEREF'))
 # the loads whose name is looked up in the frame's own namespaces
 NAME_LOADS = frozenset((LOAD_GLOBAL, LOAD_NAME))
+# the loads of an attribute (which a module's __getattr__ may answer)
+ATTRIBUTE_LOADS = opcodes_named(('LOAD_ATTR', 'LOAD_METHOD', 'IMPORT_FROM'))
 _MISSING = object()
 
 # Callees that read attributes (getattr however reached) and those that only

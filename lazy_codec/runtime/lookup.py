@@ -15,9 +15,11 @@ from _thread import get_ident
 
 from lazy_codec.runtime import binding, rebuilder
 from lazy_codec.runtime.access import (
+    ATTRIBUTE_LOADS,
     NAME_LOADS,
     PEEK,
     STDLIB_LOAD,
+    callee_name,
     copies_read,
     hands_value_out,
     ignores_errors,
@@ -326,13 +328,30 @@ def _handed_out(key: LazyName, frame) -> bool:
         key.__class__ = EscapedName
     target = store_after(frame)
     if target is None:
-        # returned (a module __getattr__'s `return globals()[name]`): where
-        # the caller stores it (`x = mod.name`, `from mod import name`)
-        caller = returned_to(frame)
-        target = store_after(caller) if caller is not None else None
+        target = _stored_by_caller(frame)
     if target is not None and type(target[0]) is dict and target[1] != key:
         bind_alias(target[0], target[1], key.lazy)
     return True
+
+
+def _stored_by_caller(frame):
+    """(namespace, name) where the caller stores what `frame` returns next
+    (`return globals()[name]`): a module __getattr__ under `x = mod.name`,
+    `from mod import name` or `x = getattr(mod, name)`, or a function called
+    by name (`x = get(name)`); None for anything else (a C caller between
+    them, `map(get, names)`, does not hand the value to the store)"""
+    caller = returned_to(frame)
+    if caller is None:
+        return None
+    op = caller.f_code.co_code[current_offset(caller)]
+    name = frame.f_code.co_name
+    if op in CALLS:
+        called = callee_name(caller)
+        if called != name and not (name == '__getattr__' and called == 'getattr'):
+            return None
+    elif name != '__getattr__' or op not in ATTRIBUTE_LOADS:
+        return None
+    return store_after(caller)
 
 
 def _key_ne(self, other):

@@ -19,6 +19,10 @@ GETATTR_LIB = """{COOKIE}
 lazy import heavy as _heavy
 lazy import other as _other
 lazy import pkg.sub as _sub
+lazy import pkg.sub2 as _sub2
+lazy import colorsys as _colorsys
+def get(name):
+    return globals()[name]
 def __getattr__(name):
     if name == 'h':
         return globals()['_heavy']
@@ -43,6 +47,10 @@ def f():
     return type(o).__name__
 print('function', f(), probe.kind(globals(), 'o'), probe.kind(globals(), 's'), probe.loaded())
 print('load', type(s).__name__, probe.kind(globals(), 's'), probe.loaded())
+c = lib.get('_colorsys')
+print('returned', probe.kind(globals(), 'c'), type(c).__name__)
+items = list(map(lib.get, ['_sub2']))
+print('through map', type(items).__name__, type(items[0]).__name__, probe.loaded())
 """
 
 # 4. a lazy object stored under a plain key: what a module __getattr__ returned
