@@ -246,11 +246,13 @@ def copies_read(frame) -> tuple:
     return tuple(d for d in (f_locals.get('locals'), f_locals.get('globals')) if type(d) is dict)
 
 
-def callee_name(frame) -> 'str | None':
-    """the name of the callee of the call `frame` is making, as it was
-    loaded (a global or builtin, an attribute, a method), or None"""
+def callee_name(frame, lasti: int = -1) -> 'str | None':
+    """the name of the callee of the call `frame` is making (at `lasti`, if
+    given), as it was loaded (a global or builtin, an attribute, a method),
+    or None"""
     code = frame.f_code
-    lasti = current_offset(frame)
+    if lasti < 0:
+        lasti = current_offset(frame)
     if code.co_code[lasti] not in CALLS:
         return None
     found = callee_instruction(code, lasti)

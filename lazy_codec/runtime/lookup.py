@@ -39,7 +39,7 @@ from lazy_codec.runtime.binding import (
     replaces_in_place,
 )
 from lazy_codec.runtime.lazy import ImportCycleError, LazyImportType, raising
-from lazy_codec.runtime.opcodes import CALLS, LOAD_NAME, current_offset
+from lazy_codec.runtime.opcodes import CALLS, LOAD_NAME, calling_offset, current_offset
 from lazy_codec.runtime.rebuilder import rebuild_later, swap_later
 from lazy_codec.runtime.resolution import import_target
 from lazy_codec.runtime.state import (
@@ -343,10 +343,11 @@ def _stored_by_caller(frame):
     caller = returned_to(frame)
     if caller is None:
         return None
-    op = caller.f_code.co_code[current_offset(caller)]
+    lasti = calling_offset(caller)
+    op = caller.f_code.co_code[lasti]
     name = frame.f_code.co_name
     if op in CALLS:
-        called = callee_name(caller)
+        called = callee_name(caller, lasti)
         if called != name and not (name == '__getattr__' and called == 'getattr'):
             return None
     elif name != '__getattr__' or op not in ATTRIBUTE_LOADS:

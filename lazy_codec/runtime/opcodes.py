@@ -198,6 +198,17 @@ def current_offset(frame) -> int:
     return lasti
 
 
+def calling_offset(frame) -> int:
+    """current_offset of a frame whose call of Python code is running: 3.11
+    leaves its f_lasti at the call's last inline cache, not at the call"""
+    lasti = current_offset(frame)
+    if _CACHES and lasti > 0:
+        code = frame.f_code.co_code
+        while lasti > 0 and code[lasti] == 0:
+            lasti -= 2
+    return lasti
+
+
 def instruction_before(code: bytes, offset: int):
     """(offset, opcode, argument) of the instruction before `offset`, or None"""
     offset -= 2
