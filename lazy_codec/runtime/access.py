@@ -1,8 +1,8 @@
 """What a frame's lookup of a lazy name is, read from its bytecode (the
 decoder: lazy_codec.runtime.opcodes): a load (which reifies it, as on 3.15)
-or a store, delete or peek (which leave it lazy); where a value is about to
-be stored; and whether a for loop may be iterating a module's dict.  Policy
-only: each answer is a table lookup on the instruction running, or on the
+or a store, delete or peek (which leave it lazy); and where a value is
+about to be stored (whether a loop iterates a module's dict: dict_loops).
+Policy only: each answer is a table lookup on the instruction running, or on the
 callee of the call running.
 """
 
@@ -14,8 +14,6 @@ from lazy_codec.runtime.opcodes import (
     CALL_FUNCTION_EX,
     CALL_INTRINSIC_1,
     CALLS,
-    EXTENDED_ARG,
-    FOR_ITER,
     IMPORT_STAR,
     LOAD_ATTR,
     LOAD_CONST,
@@ -38,13 +36,6 @@ from lazy_codec.runtime.opcodes import (
     producer,
 )
 
-# What lookup_kind answers: PEEK (falsy) leaves the binding lazy; LOAD and
-# STDLIB_LOAD (truthy) resolve it, STDLIB_LOAD at one of the peeks that
-# 3.15's own standard library made loads (see stdlib_site_loads)
-PEEK, LOAD, STDLIB_LOAD = 0, 1, 2
-
-# the instructions that load a name (pseudo-instructions included, as
-# opcode.opmap has them: never in co_code)
 # types.ModuleType and types.FrameType, without importing `types` (3.15's
 # runtime does not; api._install_api gives it LazyImportType when it comes)
 TYPE_CHECKING = False  # (mypy reads `if TYPE_CHECKING:` blocks as true)
@@ -54,6 +45,13 @@ else:
     ModuleType = type(sys)
     FrameType = type(sys._getframe())
 
+# What lookup_kind answers: PEEK (falsy) leaves the binding lazy; LOAD and
+# STDLIB_LOAD (truthy) resolve it, STDLIB_LOAD at one of the peeks that
+# 3.15's own standard library made loads (see stdlib_site_loads)
+PEEK, LOAD, STDLIB_LOAD = 0, 1, 2
+
+# the instructions that load a name (pseudo-instructions included, as
+# opcode.opmap has them: never in co_code)
 LOAD_OPNAMES = (
     'LOAD_NAME',
     'LOAD_GLOBAL',
@@ -454,81 +452,8 @@ def returned_to(frame):
 
 
 # what a for loop's iterable may be made with when it iterates a module dict
+# (dict_loops; the accelerator's code_may_iterate_dicts)
 DICT_ITERATION_NAMES = frozenset(('items', 'keys', 'values', 'globals', 'vars', '__dict__'))
-_FOR_ITER_TARGET = (
-    2 + (2 if sys.version_info >= (3, 12) else 0),  # bytes to the next instruction
-    1 if sys.version_info < (3, 10) else 2,
-)  # bytes per unit of the jump
-
-
-def in_dict_loop(frame) -> bool:
-    """is `frame` in a for loop that may iterate its module's dict? (a
-    heuristic, read without decoding each instruction: in a for loop, in code
-    that names a way to iterate a dict: `items`, `globals`, `__dict__`, ...)"""
-    code = frame.f_code
-    loops, iterates_dicts = _loops_of(code)
-    lasti = frame.f_lasti
-    for start, end in loops:
-        if start < lasti < end:
-            break
-    else:
-        return False
-    return iterates_dicts or (
-        # 3.9-3.11: a comprehension is a function given its iterator
-        code.co_name in COMPREHENSIONS and type(frame.f_locals.get('.0')).__name__.startswith('dict_')
-    )
-
-
-# The loops of large code objects (a module's body, a long function), read
-# once: a first use in them costs a look at its loops, not a read of the
-# whole code.  At most _LOOPS_KEPT codes, kept alive by the cache (the entry
-# holds the code, so that an id is never taken for a later code's).
-_LOOPS_CACHED_FROM = 1024  # bytes of code
-_LOOPS_KEPT = 32
-_loops_cache: dict = {}  # id(code) -> (code, (loops, names a dict iteration))
-
-
-def _loops_of(code) -> tuple:
-    """(the (FOR_ITER offset, loop end) of each for loop, whether its names
-    include a way to iterate a dict)"""
-    cached = _loops_cache.get(id(code))
-    if cached is not None and cached[0] is code:
-        return cached[1]
-    raw = code.co_code
-    found = (_for_loops(raw), not DICT_ITERATION_NAMES.isdisjoint(code.co_names))
-    if len(raw) >= _LOOPS_CACHED_FROM:
-        if len(_loops_cache) >= _LOOPS_KEPT:
-            _loops_cache.clear()
-        _loops_cache[id(code)] = (code, found)
-    return found
-
-
-def _for_loops(raw: bytes) -> tuple:
-    opcode = bytes((FOR_ITER,))
-    loops = []
-    at = raw.find(opcode)
-    while at >= 0:
-        if not at & 1:
-            arg, prefix = raw[at + 1], at - 2
-            while prefix >= 0 and raw[prefix] == EXTENDED_ARG:
-                arg |= raw[prefix + 1] << (8 * ((at - prefix) // 2))
-                prefix -= 2
-            loops.append((at, at + _FOR_ITER_TARGET[0] + arg * _FOR_ITER_TARGET[1]))
-        at = raw.find(opcode, at + 1)
-    return tuple(loops)
-
-
-def dicts_being_iterated() -> set:
-    """ids of the module dicts that a for loop running now, in any thread,
-    may iterate (see in_dict_loop)"""
-    found = set()
-    for top in sys._current_frames().values():
-        frame: FrameType | None = top
-        while frame is not None:
-            if in_dict_loop(frame):
-                found.add(id(frame.f_globals))
-            frame = frame.f_back
-    return found
 
 
 def at_module_level(frame) -> bool:

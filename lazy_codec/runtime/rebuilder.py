@@ -18,7 +18,7 @@ import sys
 from _functools import partial
 from _thread import allocate_lock, start_new_thread
 
-from lazy_codec.runtime.access import FrameType, dicts_being_iterated
+from lazy_codec.runtime.access import FrameType
 from lazy_codec.runtime.binding import EscapedName, LazyName, in_one_call, plain_key
 from lazy_codec.runtime.lazy import LazyImportType
 from lazy_codec.runtime.state import accel, binding_lock, dirty, lookup_codes, unswapped
@@ -85,12 +85,20 @@ def _in_lookup() -> bool:
     return False
 
 
+def _dicts_being_iterated() -> set:
+    """dict_loops.dicts_being_iterated, that module loaded at the first
+    question (in this thread, off the runtime's start)"""
+    from lazy_codec.runtime.dict_loops import dicts_being_iterated
+
+    return dicts_being_iterated()
+
+
 def _rebuild_pending() -> None:
     """rebuild the dirty dicts that are safe to rebuild now (see above)"""
     with binding_lock:
         if _in_lookup():
             return
-        iterated = dicts_being_iterated()
+        iterated = _dicts_being_iterated()
         for key, namespace in list(dirty.items()):
             if not _rebuild_keeps_iterations(namespace, key, iterated):
                 continue  # not before the loops that may iterate it are done
@@ -126,7 +134,7 @@ def _swap_pending() -> None:
     lookup is in progress (a rebuild frees the table it reads)"""
     if not unswapped:
         return
-    iterated = dicts_being_iterated()
+    iterated = _dicts_being_iterated()
     in_lookup = _in_lookup()
     waiting = []
     by_namespace: dict = {}  # id -> (namespace, {id of a key: its value})
