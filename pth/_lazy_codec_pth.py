@@ -129,18 +129,8 @@ def source_to_code(self, data, path, *, _optimize=-1):
     return _without_frames(compile, text, path, 'exec', dont_inherit=True, optimize=_optimize)
 
 
-# 3.15's types.LazyImportType, when the runtime loaded before `types` was
-# imported (it does not import it): put in the module's dict as `types` is
-# imported, before its body runs (the body does not remove it)
-lazy_import_type = None
-
-
 def get_code(self, fullname):
     code = _plain_get_code(self, fullname)
-    if fullname == 'types' and lazy_import_type is not None:
-        module = sys.modules.get('types')  # (importlib put it there before exec_module)
-        if module is not None:
-            module.LazyImportType = lazy_import_type
     names = getattr(code, 'co_names', ())
     if '__lazy_modules__' in names and ENTRY_NAME not in names:
         loader = _loader()

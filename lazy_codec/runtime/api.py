@@ -396,20 +396,36 @@ def _install_api() -> None:
         ('get_lazy_imports_filter', get_lazy_imports_filter),
     ):
         setattr(sys, name, value)
-    # types.LazyImportType: now if `types` is imported; else the .pth's
-    # loader hook puts it in `types` as it is imported (importing `types` now
-    # would cost the runtime's start 0.9 M instructions on 3.14, and 3.15's
-    # runtime imports nothing); with no .pth, now
     types = sys.modules.get('types')
-    pth = sys.modules.get('_lazy_codec_pth')
-    if types is None and hasattr(pth, 'lazy_import_type'):
-        setattr(pth, 'lazy_import_type', LazyImportType)
-    else:
-        import types
-
+    if types is not None:
         setattr(types, 'LazyImportType', LazyImportType)
+    else:
+        _when_types_is_imported()
     if vars(builtins).get('__lazy_import__', _PTH_LAZY_IMPORT) is _PTH_LAZY_IMPORT:
         setattr(builtins, '__lazy_import__', __lazy_import__)  # (not one the program put there)
+
+
+def _when_types_is_imported() -> None:
+    """types.LazyImportType, put in `types` as it is imported: not imported
+    now (3.15's runtime imports nothing, and `types` would cost the start
+    0.9 M instructions on 3.14).  The source loader's get_code, wrapped until
+    then: `types`'s module is in sys.modules when its code is asked for,
+    before its body runs (which keeps the name).  Named as importlib's code,
+    as the .pth's hooks are, so that an import's traceback leaves it out."""
+    loader = sys.modules['_frozen_importlib_external'].SourceLoader
+    plain = loader.get_code
+
+    def get_code(self, fullname):
+        if fullname == 'types':
+            module = sys.modules.get(fullname)
+            if module is not None:
+                setattr(module, 'LazyImportType', LazyImportType)
+                if loader.get_code is get_code:
+                    loader.get_code = plain
+        return plain(self, fullname)
+
+    sys.modules['_imp']._fix_co_filename(get_code.__code__, plain.__code__.co_filename)
+    loader.get_code = get_code
 
 
 def _accelerate() -> None:

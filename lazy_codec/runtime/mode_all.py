@@ -129,21 +129,22 @@ def cached_code(loader, fullname: str, tag: str):
 # program's own, and `exec` of a string, stay out (on 3.15 `exec` has no
 # loader to ask either).
 
-_plain_get_code = SourceFileLoader.get_code
+# (SourceLoader's, looked up at each call: the .pth's hook, and the
+# runtime's until `types` is imported, api._when_types_is_imported)
+_SourceLoader = _bootstrap_external.SourceLoader
 
 
 def _get_code(loader, fullname):
     """SourceFileLoader.get_code while mode "all" is on"""
     if type(loader) is SourceFileLoader and eligible(fullname):
         return cached_code(loader, fullname, OPTIMIZATION_TAG)
-    return _plain_get_code(loader, fullname)
+    return _SourceLoader.get_code(loader, fullname)
 
 
 # The runtime's one standard-library module of source: the runtime may load
 # after the hooks (mode "all" from start loads it at the first lazy import),
-# and its own import of `types` (where no .pth runs: api._install_api) must
-# not come back to it through them (`types` imports nothing at module level
-# that laziness would change)
+# and an import of `types` must not come back to it through them (`types`
+# imports nothing at module level that laziness would change)
 _RUNTIME_NEEDS = frozenset(('types',))
 
 
