@@ -382,13 +382,21 @@ def check_package(top, dotted: str) -> None:
 def import_named_submodule(lazy) -> None:
     """`lazy from pkg import sub`: 3.15 imports the submodule `pkg.sub`, as
     sys.lazy_modules names it, before asking the package (whose module
-    __getattr__ is then not called for it)"""
+    __getattr__ is then not called for it).  A `pkg.sub` imported already
+    that the package lacks (imported under an earlier module object of `pkg`,
+    whose import failed and ran again) is set on it, as 3.15's lookup of a
+    named submodule on its package does"""
     package = sys.modules.get(lazy._base)
     namespace = getattr(package, '__dict__', None)
     if type(namespace) is not dict or '__path__' not in namespace:
         return
     attr = lazy._name[len(lazy._base) + 1 :]
-    if attr in namespace or lazy._name in sys.modules:
+    if attr in namespace:
+        return
+    if lazy._name in sys.modules:
+        module = sys.modules[lazy._name]
+        if module is not None:
+            setattr(package, attr, module)
         return
     try:
         __import__(lazy._name)

@@ -505,3 +505,64 @@ print(sorted(k for k in dir(fp) if not k.startswith('_')), 'fp.m' in sys.modules
 """,
     files=_FAILING_SUBMODULE,
 )
+
+# SQLAlchemy under mode "all": sqlalchemy.sql's first import failed after its
+# submodule `annotation` was imported; the package imported again, a
+# submodule's `from . import annotation` (lazy) found the module in
+# sys.modules, and 3.15's lookup of the named submodule set it on the new
+# package (importlib sets it only on the package it imports it for)
+_REIMPORTED = {
+    'rp/__init__.py': (
+        'import rp_count\n'
+        'from rp.elements import E\n'
+        'from rp import functions\n'
+        'E\n'
+        'rp_count.n += 1\n'
+        'if rp_count.n == 1:\n'
+        "    raise RuntimeError('first import fails')\n"
+        'F = functions.F\n'
+    ),
+    'rp_count.py': 'n = 0\n',
+    'rp/annotation.py': 'A = 1\n',
+    'rp/elements.py': 'from rp.annotation import A\nE = A\n',
+    'rp/functions.py': 'from . import annotation\nF = annotation.A + 1\n',
+}
+case(
+    'submodule_set_on_reimported_package_mode_all',
+    """\
+import sys
+try:
+    import rp
+except RuntimeError as e:
+    print(e)
+try:
+    import rp
+except RuntimeError as e:
+    print('again', e)
+print(rp.F, sorted(k for k in vars(rp) if not k.startswith('_')))
+""",
+    files=_REIMPORTED,
+    env={'PYTHON_LAZY_IMPORTS': 'all'},
+)
+case(
+    'submodule_set_on_reimported_package',
+    """\
+import sys
+try:
+    import rp
+except RuntimeError as e:
+    print(e)
+try:
+    import rp
+except RuntimeError as e:
+    print('again', e)
+print(rp.F, sorted(k for k in vars(rp) if not k.startswith('_')))
+""",
+    files={
+        'rp/__init__.py': '{COOKIE}\n' + _REIMPORTED['rp/__init__.py'].replace('\nfrom rp', '\nlazy from rp'),
+        'rp_count.py': _REIMPORTED['rp_count.py'],
+        'rp/annotation.py': _REIMPORTED['rp/annotation.py'],
+        'rp/elements.py': '{COOKIE}\nlazy ' + _REIMPORTED['rp/elements.py'],
+        'rp/functions.py': '{COOKIE}\nlazy ' + _REIMPORTED['rp/functions.py'],
+    },
+)

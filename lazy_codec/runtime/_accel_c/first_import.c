@@ -92,7 +92,8 @@ reraise_shaped(PyObject *lazy)
 
 /* resolution.import_named_submodule: `lazy from pkg import sub` with `pkg`
  * an imported package that has no `sub` imports `pkg.sub` first (an error
- * but its own ModuleNotFoundError is the first use's) */
+ * but its own ModuleNotFoundError is the first use's), or sets it on `pkg`
+ * if sys.modules has it already */
 static int
 import_named_submodule(PyObject *base, PyObject *target, PyObject *attr)
 {
@@ -108,9 +109,19 @@ import_named_submodule(PyObject *base, PyObject *target, PyObject *attr)
     busy--;
     if (is_package <= 0 || has != 0)
         return is_package < 0 || has < 0 ? -1 : 0;
-    int imported = PyDict_Contains(PyImport_GetModuleDict(), target);
-    if (imported != 0)
-        return imported < 0 ? -1 : 0;
+    PyObject *imported = PyDict_GetItemWithError(PyImport_GetModuleDict(), target);
+    if (imported != NULL) {
+        if (imported == Py_None)
+            return 0;
+        Py_INCREF(package);
+        Py_INCREF(imported);
+        int failed = PyObject_SetAttr(package, attr, imported);
+        Py_DECREF(imported);
+        Py_DECREF(package);
+        return failed;
+    }
+    if (PyErr_Occurred())
+        return -1;
     PyObject *module = PyImport_ImportModuleLevelObject(target, NULL, NULL, NULL, 0);
     if (module != NULL) {
         Py_DECREF(module);
