@@ -89,7 +89,7 @@ def import_target(lazy: LazyImportType):
         if lazy._submodule is not None and lazy._kind is IMPORT:
             check_package(value, lazy._submodule)  # (a statement's, not __lazy_import__'s)
     except BaseException as exc:
-        detach_failed(lazy, exc)
+        detach_failed(lazy)
         return None, _chained(exc, lazy, code, handling is not None)
     finally:
         _forget_loaded_base(lazy)
@@ -112,7 +112,7 @@ def failed_first_use(lazy: LazyImportType, exc: BaseException) -> BaseException:
     shaped as import_target shapes its own: the cause's traceback is the
     `lazy` line, a frame there made now, on this path only"""
     _forget_loaded_base(lazy)
-    detach_failed(lazy, exc)
+    detach_failed(lazy)
     return _chained(exc, lazy, None, sys.exc_info()[1] is not None, _lazy_line_frame(lazy))
 
 
@@ -321,23 +321,20 @@ def attach(parent, child: str, full: str, origin) -> None:
     bind(namespace, child, attached_lazy(full, namespace, origin), record=False)
 
 
-def detach_failed(lazy: LazyImportType, exc: BaseException) -> None:
+def detach_failed(lazy: LazyImportType) -> None:
     """after a failed import of `lazy`'s target: each submodule of its
     chain that is not imported (its import failed, and importlib took it out
     of sys.modules) loses the binding attached in its package.  3.15 never
     puts one there (it reaches a named submodule through the package's
     attributes), and a failed import leaves the package as it was: no name
-    in `dir()`.  A submodule that does not exist (`exc` the
-    ModuleNotFoundError naming it) keeps its binding: a later `pkg.sub`
-    raises that error again, as on 3.15"""
-    missing = getattr(exc, 'name', None) if isinstance(exc, ModuleNotFoundError) else None
+    in `dir()`"""
     for dotted in (lazy._submodule or lazy._name, lazy._base):
         if dotted is None or '.' not in dotted:
             continue
         parts = dotted.split('.')
         for i in range(1, len(parts)):
             full = '.'.join(parts[: i + 1])
-            if full == missing or sys.modules.get(full) is not None:
+            if sys.modules.get(full) is not None:
                 continue
             parent = sys.modules.get(full.rpartition('.')[0])
             namespace = getattr(parent, '__dict__', None)
