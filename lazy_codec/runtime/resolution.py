@@ -17,11 +17,9 @@ from lazy_codec.runtime import lazy as lazy_objects
 from lazy_codec.runtime.access import name_loaded_for_attribute
 from lazy_codec.runtime.binding import bind, rebind
 from lazy_codec.runtime.lazy import DUNDER, IMPORT, LazyImportType, attached_lazy, import_from
-from lazy_codec.runtime.rebuilder import rebuild_later
 from lazy_codec.runtime.state import (
     binding_lock,
     lazy_modules,
-    live_keys,
     loaded,
     waiting_children,
     waiting_origin,
@@ -89,7 +87,6 @@ def import_target(lazy: LazyImportType):
         if lazy._submodule is not None and lazy._kind is IMPORT:
             check_package(value, lazy._submodule)  # (a statement's, not __lazy_import__'s)
     except BaseException as exc:
-        detach_failed(lazy)
         return None, _chained(exc, lazy, code, handling is not None)
     finally:
         _forget_loaded_base(lazy)
@@ -112,7 +109,6 @@ def failed_first_use(lazy: LazyImportType, exc: BaseException) -> BaseException:
     shaped as import_target shapes its own: the cause's traceback is the
     `lazy` line, a frame there made now, on this path only"""
     _forget_loaded_base(lazy)
-    detach_failed(lazy)
     return _chained(exc, lazy, None, sys.exc_info()[1] is not None, _lazy_line_frame(lazy))
 
 
@@ -319,45 +315,6 @@ def attach(parent, child: str, full: str, origin) -> None:
     if type(namespace) is not dict or child in namespace:
         return
     bind(namespace, child, attached_lazy(full, namespace, origin), record=False)
-
-
-def detach_failed(lazy: LazyImportType) -> None:
-    """after a failed import of `lazy`'s target: each submodule of its
-    chain that is not imported (its import failed, and importlib took it out
-    of sys.modules) loses the binding attached in its package.  3.15 never
-    puts one there (it reaches a named submodule through the package's
-    attributes), and a failed import leaves the package as it was: no name
-    in `dir()`"""
-    for dotted in (lazy._submodule or lazy._name, lazy._base):
-        if dotted is None or '.' not in dotted:
-            continue
-        parts = dotted.split('.')
-        for i in range(1, len(parts)):
-            full = '.'.join(parts[: i + 1])
-            if sys.modules.get(full) is not None:
-                continue
-            parent = sys.modules.get(full.rpartition('.')[0])
-            namespace = getattr(parent, '__dict__', None)
-            if type(namespace) is dict:
-                _detach(namespace, parts[i], full)
-
-
-def _detach(namespace: dict, child: str, full: str) -> None:
-    """remove the binding of `child` that attach made in `namespace`, if it is there, unused"""
-    with binding_lock:
-        bound = namespace.get(child)  # (a peek: reifies nothing)
-        if type(bound) is not LazyImportType or not bound._attached or bound._name != full:
-            return
-        key = bound._key
-        if key is None or key.namespace is not namespace or key.lazy is not bound:
-            return
-        del namespace[key]  # (the key itself: found by identity, no compare runs)
-        key.lazy = None
-        live = key.live
-        live.count -= 1
-        if live.count <= 0:
-            live_keys.pop(id(namespace), None)
-            rebuild_later(namespace)
 
 
 lazy_objects.give_behaviour(_resolve, _getattr)

@@ -464,48 +464,6 @@ print(annotations.compiler_flag > 0, type(globals()['annotations']).__name__)
 """,
     env={'PYTHON_LAZY_IMPORTS': 'all'},
 )
-# Django under mode "all" (the corpus probe): a module's `from p.m import X`
-# named p.m, whose import failed at X's first use; the package kept a
-# binding `m` (3.15 never puts one in the package's dict: dir() lacks it)
-_FAILING_SUBMODULE = {
-    'fp/__init__.py': '',
-    'fp/m.py': "import json\nX = json.loads('not json')\n",
-    'fp/a.py': 'from fp.m import X\nY = X\n',
-}
-case(
-    'failed_submodule_leaves_package_mode_all',
-    """\
-import sys
-import fp
-try:
-    import fp.a
-except Exception as e:
-    print(type(e).__name__)
-print(sorted(k for k in dir(fp) if not k.startswith('_')), 'fp.m' in sys.modules)
-try:
-    import fp.a
-except Exception as e:
-    print('again', type(e).__name__)
-print(sorted(k for k in dir(fp) if not k.startswith('_')))
-""",
-    files=_FAILING_SUBMODULE,
-    env={'PYTHON_LAZY_IMPORTS': 'all'},
-)
-case(
-    'failed_submodule_leaves_package',
-    """\
-import sys
-import fp
-lazy from fp.m import X
-try:
-    X
-except Exception as e:
-    print(type(e).__name__)
-print(sorted(k for k in dir(fp) if not k.startswith('_')), 'fp.m' in sys.modules)
-""",
-    files=_FAILING_SUBMODULE,
-)
-
 # SQLAlchemy under mode "all": sqlalchemy.sql's first import failed after its
 # submodule `annotation` was imported; the package imported again, a
 # submodule's `from . import annotation` (lazy) found the module in
