@@ -57,7 +57,6 @@ RUNTIME_ORDER = (
     'lazy_codec.runtime.lazy',
     'lazy_codec.runtime.binding',
     'lazy_codec.runtime.rebuilder',
-    'lazy_codec.runtime.statement_code',
     'lazy_codec.runtime.resolution',
     'lazy_codec.runtime.lookup',
     'lazy_codec.runtime.mode_all',  # (the import hooks: the rewrite only)

@@ -18,7 +18,6 @@ RUNTIME_MODULES = {
     'lazy_codec.runtime.rebuilder',
     'lazy_codec.runtime.state',
     'lazy_codec.runtime.lazy',
-    'lazy_codec.runtime.statement_code',
     'lazy_codec.runtime.resolution',
     'lazy_codec.runtime.lookup',
     # the entry ABI (lazy_codec._entry, whose names are lazy_codec.rewrite's)
@@ -222,14 +221,14 @@ def test_load_opcodes_are_the_interpreters(tmp_path):
 def test_statement_from_template_is_what_compiling_it_gives(tmp_path):
     # a first use fills a template in rather than make its statement's code:
     # the same instructions, on the same names and constants, as the
-    # statement's own code (code_of: a class body's, made without
+    # statement's own code (_code_of: a class body's, made without
     # compile()), whose import instructions are compile()'s
     out = run(
         tmp_path,
         {
             'main.py': textwrap.dedent("""\
         import dis
-        from lazy_codec.runtime import statement_code
+        from lazy_codec.runtime import resolution
         def instructions(code):
             return [(i.opname, i.argval) for i in dis.get_instructions(code)]
         CLASS_BODY_NAMES = ('__module__', '__qualname__', '__firstlineno__', '__static_attributes__')
@@ -239,7 +238,7 @@ def test_statement_from_template_is_what_compiling_it_gives(tmp_path):
         for statement in ('import os as v', 'import a.b as v', 'import a.b.c as v', 'from m import x as v',
                           'from ..p.q import y as v', 'from . import z as v', 'from ... import w as v',
                           'from _1 import _0 as v', 'import v as v'):
-            made, own = statement_code._from_template(statement), statement_code.code_of(statement)
+            made, own = resolution._from_template(statement), resolution._code_of(statement)
             compiled = compile(statement, '<x>', 'exec')
             print(statement, instructions(made) == instructions(own),
                   import_steps(made) == import_steps(compiled) != [])
@@ -260,10 +259,10 @@ def test_resolution_statement_sits_on_the_lazy_line_without_columns(tmp_path):
         {
             'main.py': textwrap.dedent("""\
         import sys
-        from lazy_codec.runtime import statement_code
+        from lazy_codec.runtime import resolution
         for statement in ('import json as v', 'from os import path as v',
                           "v = __import__('json', g, g, None, 0)"):
-            code = statement_code.statement_code(statement, 'user.py', 7)
+            code = resolution.statement_code(statement, 'user.py', 7)
             if sys.version_info >= (3, 11):
                 where = sorted(set(code.co_positions()))
             else:

@@ -14,8 +14,6 @@ modules import one way (tests/test_layers.py holds them to it).
     lazy         LazyImportType, the lazy object, with 3.15's look
     binding      the lazy key in a module dict, its edits, making a binding
     rebuilder    the thread that makes dicts plain again
-    statement_code  the import a resolution runs, as code placed on the
-                 `lazy` line (made without compile())
     resolution   resolving a lazy object; 3.15's error shapes; submodules
                  through their packages, as 3.15 attaches them
     lookup       what a lookup of a lazy key does (a load resolves)
@@ -42,7 +40,6 @@ LOADED_AT_START = (
     'lazy',
     'binding',
     'rebuilder',
-    'statement_code',
     'resolution',
     'lookup',
     'api',

@@ -27,9 +27,8 @@ from lazy_codec.runtime.lazy import (
     new_lazy,
     projection,
 )
-from lazy_codec.runtime.resolution import attach, attach_submodules, failed_first_use
+from lazy_codec.runtime.resolution import attach, attach_submodules, failed_first_use, statement_code
 from lazy_codec.runtime.state import accel, controls, initializing, lazy_modules, loaded
-from lazy_codec.runtime.statement_code import statement_code
 
 _getframe = sys._getframe
 _MISSING = object()

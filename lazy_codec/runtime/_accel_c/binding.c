@@ -144,7 +144,7 @@ fail:
     return -1;
 }
 
-/* "import NAME as v" (a reified statement's text, see statement_code.statement_code),
+/* "import NAME as v" (a reified statement's text, see resolution.statement_code),
  * made in one allocation (two concatenations cost a statement ~700 instructions) */
 PyObject *
 import_statement(PyObject *name)
