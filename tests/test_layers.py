@@ -53,7 +53,6 @@ RUNTIME_ORDER = (
     'lazy_codec.runtime.accelerator',
     'lazy_codec.runtime.opcodes',
     'lazy_codec.runtime.access',
-    'lazy_codec.runtime.dict_loops',
     'lazy_codec.runtime.lazy',
     'lazy_codec.runtime.binding',
     'lazy_codec.runtime.rebuilder',
@@ -174,7 +173,6 @@ def test_the_runtime_loads_in_the_order_held_here():
     assert loaded == [name for name in RUNTIME_ORDER if name in loaded]
     assert set(RUNTIME_ORDER) - set(loaded) == {
         'lazy_codec.runtime.accelerator',  # (the tools' view of state.accel)
-        'lazy_codec.runtime.dict_loops',  # (when first asked)
         'lazy_codec.runtime.mode_all',
         'lazy_codec.runtime.pytest_plugin',
     }

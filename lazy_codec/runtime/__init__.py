@@ -9,11 +9,10 @@ modules import one way (tests/test_layers.py holds them to it).
                  the decoder that reads them off a frame's code
     access       what a frame's lookup is (a load, a peek, a store), where
                  a value goes next
-    dict_loops   whether a loop may iterate a module's dict (loaded when
-                 first asked: the pure runtime's first uses, the rebuilder)
     lazy         LazyImportType, the lazy object, with 3.15's look
     binding      the lazy key in a module dict, its edits, making a binding
-    rebuilder    the thread that makes dicts plain again
+    rebuilder    the thread that makes dicts plain again, not under a loop
+                 that may iterate them
     resolution   resolving a lazy object; 3.15's error shapes; submodules
                  through their packages, as 3.15 attaches them
     lookup       what a lookup of a lazy key does (a load resolves)

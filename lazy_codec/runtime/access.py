@@ -1,7 +1,7 @@
 """What a frame's lookup of a lazy name is, read from its bytecode (the
 decoder: lazy_codec.runtime.opcodes): a load (which reifies it, as on 3.15)
 or a store, delete or peek (which leave it lazy); and where a value is
-about to be stored (whether a loop iterates a module's dict: dict_loops).
+about to be stored (whether a loop iterates a module's dict: rebuilder).
 Policy only: each answer is a table lookup on the instruction running, or on the
 callee of the call running.
 """
@@ -452,7 +452,7 @@ def returned_to(frame):
 
 
 # what a for loop's iterable may be made with when it iterates a module dict
-# (dict_loops; the accelerator's code_may_iterate_dicts)
+# (rebuilder.in_dict_loop; the accelerator's code_may_iterate_dicts)
 DICT_ITERATION_NAMES = frozenset(('items', 'keys', 'values', 'globals', 'vars', '__dict__'))
 
 

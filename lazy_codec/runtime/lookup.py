@@ -39,7 +39,7 @@ from lazy_codec.runtime.binding import (
 )
 from lazy_codec.runtime.lazy import ImportCycleError, LazyImportType, raising
 from lazy_codec.runtime.opcodes import CALLS, LOAD_NAME, calling_offset, current_offset
-from lazy_codec.runtime.rebuilder import rebuild_later, swap_later
+from lazy_codec.runtime.rebuilder import in_dict_loop, rebuild_later, swap_later
 from lazy_codec.runtime.resolution import import_target
 from lazy_codec.runtime.state import (
     accel,
@@ -192,7 +192,7 @@ def settle(key: LazyName, namespace: dict, frame=None) -> 'BaseException | None'
     with binding_lock:
         if (key.lazy is lazy or not home) and namespace.get(key, _MISSING) is not _MISSING:
             # (a change in place keeps the entry where it stands, loop or not)
-            in_loop = home and frame is not None and not replaces_in_place() and _in_dict_loop(frame)
+            in_loop = home and frame is not None and not replaces_in_place() and in_dict_loop(frame)
             if home and type(key) is EscapedName:
                 namespace[key] = current  # in place: the key stays (see EscapedName)
             elif in_loop:
@@ -363,11 +363,3 @@ if accel is None:
     LazyName.__eq__ = key_eq  # type: ignore[method-assign]
     LazyName.__ne__ = _key_ne  # type: ignore[method-assign]
     LazyName.__hash__ = key_hash  # type: ignore[method-assign]
-
-
-def _in_dict_loop(frame) -> bool:
-    """dict_loops.in_dict_loop, that module loaded at the first question
-    (the pure runtime's: the accelerator changes entries where they stand)"""
-    from lazy_codec.runtime.dict_loops import in_dict_loop
-
-    return in_dict_loop(frame)

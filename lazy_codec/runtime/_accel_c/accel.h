@@ -79,7 +79,7 @@ struct accel_state {
     PyTypeObject *live_keys_type; /* state.LiveKeys */
     PyObject *entry_name;
     PyObject *kind_import, *kind_from, *kind_origin; /* lazy.IMPORT, FROM, ORIGIN: `_kind` values */
-    PyObject *dict_iteration_names; /* frozenset: see dict_loops.in_dict_loop */
+    PyObject *dict_iteration_names; /* frozenset: see rebuilder.in_dict_loop */
     PyObject *comprehensions;       /* tuple of code names */
     unsigned char simple_loads[256]; /* LOAD_GLOBAL, LOAD_NAME */
     unsigned char plain_peeks[256];  /* where lookup.key_eq answers True and does nothing */

@@ -3,7 +3,7 @@
 
 #define LOOP_VERDICTS_KEPT 64 /* (loop_verdicts' size at most) */
 
-/* may a for loop in `code` iterate its module's dict? (dict_loops.in_dict_loop's
+/* may a for loop in `code` iterate its module's dict? (rebuilder.in_dict_loop's
  * question asked of the whole code: it names a way to iterate a dict, or it
  * is a 3.9-3.11 comprehension); -1 on error.  Cached by code (bounded). */
 int
