@@ -711,9 +711,24 @@ IN_PLACE = textwrap.dedent("""\
     # nothing changed where the entry cannot be changed in place: a table of
     # str keys only (3.11+) given a lazy key, a key that is not there, a new
     # key that is not equal, a dict subclass
+    # (3.11+: a table of str keys only holds no other key; 3.9-3.10: it
+    # does, once its lookup is the generic one, which calls a key's __eq__)
     plain_only = {'a': 1, 'b': 2}
-    any_keys_everywhere = sys.version_info < (3, 11)
-    assert _accel.replace_key(plain_only, 'a', Key('a'), 3) is any_keys_everywhere
+    in_place = sys.version_info < (3, 11)
+    assert _accel.replace_key(plain_only, 'a', Key('a'), 3) is in_place
+    assert plain_only == {'a': 3 if in_place else 1, 'b': 2}
+    assert [type(k) is Key for k in plain_only] == [in_place, False]
+
+    class Hooked(str):  # (the generic lookup: a Key's __eq__ runs)
+        def __eq__(self, other):
+            print('eq')
+            return str.__eq__(self, other)
+
+        __hash__ = str.__hash__
+
+    plain_only = {'a': 1, 'b': 2}
+    if _accel.replace_key(plain_only, 'a', Hooked('a'), 4):
+        assert plain_only['a'] == 4  # (its key is the Hooked one: prints eq)
     general = {Key('a'): 1, 'b': 2}
     assert _accel.replace_key(general, 'c', 'c', 3) is False
     assert _accel.replace_key(general, 'b', 'x', 3) is False
@@ -731,4 +746,4 @@ IN_PLACE = textwrap.dedent("""\
 @pytest.mark.skipif(not ACCELERATED, reason='no C accelerator here')
 def test_entry_changed_where_it_stands(tmp_path):
     result = run_process([sys.executable, '-c', IN_PLACE], cwd=tmp_path, unset_env=('PYTHON*',), check=True)
-    assert result.stdout == 'ok\n'
+    assert result.stdout == ('eq\n' if sys.version_info < (3, 11) else '') + 'ok\n'

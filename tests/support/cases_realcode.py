@@ -524,3 +524,22 @@ print(rp.F, sorted(k for k in vars(rp) if not k.startswith('_')))
         'rp/functions.py': '{COOKIE}\nlazy ' + _REIMPORTED['rp/functions.py'],
     },
 )
+
+# found by the property test on 3.10: a lazy statement that binds a name a
+# plain binding holds (`x = 0`, then `lazy from m import y as x`) must leave a
+# key whose loads resolve (3.9-3.10: a table of str keys only is looked up
+# without calling a key's __eq__; the key was put in place there)
+case(
+    'lazy_binding_over_plain_name',
+    """\
+x = 0
+y = 1
+lazy from decimal import Decimal as x
+lazy import json as y
+def f():
+    return type(x).__name__
+print(type(globals()['x']).__name__, type(globals()['y']).__name__)
+x
+print(f(), type(globals()['x']).__name__, [type(v).__name__ for v in (y,)])
+""",
+)

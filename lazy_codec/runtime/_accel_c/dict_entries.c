@@ -31,6 +31,13 @@ typedef struct {
     Py_ssize_t dk_nentries;
     char dk_indices[];
 } KeysHeader;
+/* 3.9-3.10 look a table up with a function of the keys object: one for
+ * tables of exact str keys only compares them as str, never calling a key's
+ * __eq__ (a lazy key's hook); inserting another key switches the table to
+ * the generic one for good.  A change in place that puts a lazy key in
+ * does the same, with the generic function the check saw (it is static in
+ * dictobject.c), or does not happen */
+static void *generic_lookup;
 #define TABLE_SIZE(dk) ((size_t)(dk)->dk_size)
 #define INDEX_BYTES(dk)                                                                                     \
     ((dk)->dk_size <= 0xff ? 1 : (dk)->dk_size <= 0xffff ? 2 : (uint64_t)(dk)->dk_size <= 0xffffffffu ? 4 : 8)
@@ -153,6 +160,10 @@ swappable(PyObject *dict, PyObject *old, PyObject *new_key)
     KeysHeader *dk = general_table(dict);
     if (dk == NULL)
         return NULL;
+#if PY_VERSION_HEX < 0x030B0000
+    if (!PyUnicode_CheckExact(new_key) && generic_lookup == NULL)
+        return NULL;
+#endif
     /* (str's own hash, cached in the object: no Python code) */
     Py_hash_t hash = PyUnicode_Type.tp_hash(old);
     if (hash == -1 || PyUnicode_Type.tp_hash(new_key) != hash || PyUnicode_Compare(old, new_key) != 0) {
@@ -169,6 +180,10 @@ dict_entries_swap_key(PyObject *dict, PyObject *old, PyObject *new_key)
     if (entry == NULL)
         return 0;
     PyObject *was = entry->key;
+#if PY_VERSION_HEX < 0x030B0000
+    if (!PyUnicode_CheckExact(new_key)) /* (as insertdict does for such a key) */
+        ((KeysHeader *)((PyDictObject *)dict)->ma_keys)->dk_lookup = generic_lookup;
+#endif
     Py_INCREF(new_key);
     entry->key = new_key;
     Py_DECREF(was); /* (a lookup in progress holds its own reference) */
@@ -229,6 +244,9 @@ agrees(PyObject *subclass, Py_ssize_t count)
     KeysHeader *dk = general_table(dict);
     if (dk == NULL || (size_t)dk->dk_nentries > TABLE_SIZE(dk) || dk->dk_nentries < count)
         goto done;
+#if PY_VERSION_HEX < 0x030B0000
+    generic_lookup = dk->dk_lookup; /* (a table of str subclass keys) */
+#endif
     Entry *entries = entries_of(dk);
     Py_ssize_t pos = 0;
     PyObject *key, *value;
