@@ -223,26 +223,34 @@ settle_held(KeyObject *key, PyObject *name, PyObject *lazy)
     return result;
 }
 
-/* is the running instruction one where a lazy key's compare is a peek that
- * hands nothing out (`in`, a store, a delete: access._PEEKS but the
- * subscripts)?  lookup.key_eq answers True there and changes nothing */
+/* is the running frame's instruction one of `table`'s?  1 yes, 0 no (or no
+ * frame), -1 error */
 static int
-plain_peek(void)
+running_instruction_in(const unsigned char *table)
 {
     PyFrameObject *frame = PyEval_GetFrame();
-    if (frame == NULL || !S.ready)
+    if (frame == NULL)
         return 0;
     PyObject *globals, *codebytes;
     PyCodeObject *code;
     Py_ssize_t lasti = -1;
     if (frame_state(frame, &globals, &codebytes, &code, &lasti) < 0)
         return -1;
-    int peek = lasti >= 0 && lasti < PyBytes_GET_SIZE(codebytes) &&
-               S.plain_peeks[(unsigned char)PyBytes_AS_STRING(codebytes)[lasti]];
+    int found = lasti >= 0 && lasti < PyBytes_GET_SIZE(codebytes) &&
+                table[(unsigned char)PyBytes_AS_STRING(codebytes)[lasti]];
     Py_DECREF(globals);
     Py_DECREF(codebytes);
     Py_DECREF(code);
-    return peek;
+    return found;
+}
+
+/* is the running instruction one where a lazy key's compare is a peek that
+ * hands nothing out (`in`, a store, a delete: access._PEEKS but the
+ * subscripts)?  lookup.key_eq answers True there and changes nothing */
+static int
+plain_peek(void)
+{
+    return S.ready ? running_instruction_in(S.plain_peeks) : 0;
 }
 
 /* lookup.key_eq's first answer for a used key (its lazy is None) still in
@@ -268,20 +276,8 @@ settled_in_place(KeyObject *key)
      * no frame object made) */
     if (PyEval_GetGlobals() == key->namespace)
         return 1;
-    PyFrameObject *frame = PyEval_GetFrame();
-    if (frame == NULL)
-        return 1;
-    PyObject *globals, *codebytes;
-    PyCodeObject *code;
-    Py_ssize_t lasti = -1;
-    if (frame_state(frame, &globals, &codebytes, &code, &lasti) < 0)
-        return -1;
-    int elsewhere = lasti >= 0 && lasti < PyBytes_GET_SIZE(codebytes) &&
-                    S.simple_loads[(unsigned char)PyBytes_AS_STRING(codebytes)[lasti]];
-    Py_DECREF(globals);
-    Py_DECREF(codebytes);
-    Py_DECREF(code);
-    return !elsewhere;
+    int elsewhere = running_instruction_in(S.simple_loads);
+    return elsewhere < 0 ? -1 : !elsewhere;
 }
 
 PyObject *
