@@ -21,11 +21,6 @@ KNOWN_DIFFERENCES = {
         'in mode "all", the plain imports of a main script without the cookie are eager unless '
         'LAZY_CODEC_MAIN_SCRIPT=1 (reaching it costs every later audited event: see the README)'
     ),
-    'first_use_frames_submodule_attribute': (
-        "a package's submodule reached as an attribute (`pkg.sub` after `lazy import pkg.sub`) "
-        'is imported by the Python runtime from a frame at the lazy line: a stacklevel=2 '
-        'warning names that line (3.15: the line of the use)'
-    ),
     'mode_all_future_statement_binding': (
         'in mode "all" a future statement stays as written, for the compiler, which makes it '
         'import __future__ and bind the feature (3.15: a lazy binding; __future__ not imported)'
@@ -71,6 +66,9 @@ PURE_DIFFERENCES = {
         'first_use_frames_mode_all',
         'first_use_module_getattr',
         'first_use_module_getattr_mode_all',
+        'first_use_frames_submodule_attribute',
+        'first_use_frames_module_attribute',
+        'first_use_frames_module_attribute_mode_all',
     )
 } | {
     name: (

@@ -470,6 +470,7 @@ def _accelerate() -> None:
             'comprehensions': access.COMPREHENSIONS,
             'simple_loads': access.NAME_LOADS,
             'plain_peeks': access.PLAIN_PEEKS,
+            'attribute_loads': access.ATTRIBUTE_LOADS,
             'EXTENDED_ARG': opcodes.EXTENDED_ARG,
         }
     )

@@ -163,6 +163,72 @@ print('module:', pkgw.leaf.X)
     files=FILES,
 )
 
+# a module's lazy name reached as its attribute (`mod.name`, `from mod import
+# name`, a package's submodule by IMPORT_FROM): on 3.15 the import names the
+# line of the use, as for a global
+_REEXPORT = (
+    '{COOKIE}\n'
+    'lazy import warned_f, framed_f\n'
+    'lazy from warned_from_f import X as WFX\n'
+    'lazy from framed_from_f import X as FFX\n'
+    'lazy import pkgw.leaf\n'
+)
+case(
+    'first_use_frames_module_attribute',
+    """\
+import os, warnings
+import reexport
+def show(message, category, filename, lineno, file=None, line=None):
+    print('  warning:', message, 'at', os.path.basename(filename), lineno)
+warnings.showwarning = show
+warnings.simplefilter('always')
+def in_function():
+    print('function:', reexport.warned_f.X, reexport.WFX)
+in_function()
+print('module:', reexport.framed_f.X)
+from reexport import FFX
+print('from:', FFX)
+from pkgw import leaf
+print('submodule:', leaf.X)
+import reexport2
+lazy from reexport2 import FMX, WMX
+def nested():
+    return WMX
+print('nested:', FMX, nested())
+print('lazy:', sorted(k for k, v in vars(reexport).items() if type(v).__name__ == 'lazy_import'))
+print('lazy:', sorted(k for k, v in vars(reexport2).items() if type(v).__name__ == 'lazy_import'))
+""",
+    files={
+        **FILES,
+        'reexport.py': _REEXPORT,
+        'reexport2.py': '{COOKIE}\nlazy from framed_from_m import X as FMX\nlazy from warned_from_m import X as WMX\n',
+    },
+)
+case(
+    'first_use_frames_module_attribute_mode_all',
+    """\
+import os, warnings
+import reexport
+def show(message, category, filename, lineno, file=None, line=None):
+    print('  warning:', message, 'at', os.path.basename(filename), lineno)
+warnings.showwarning = show
+warnings.simplefilter('always')
+def in_function():
+    print('function:', reexport.warned_f.X, reexport.WFX)
+in_function()
+print('module:', reexport.framed_f.X)
+from reexport import FFX
+print('from:', FFX)
+""",
+    files={
+        **FILES,
+        'reexport.py': 'import warned_f, framed_f\nfrom warned_from_f import X as WFX\n'
+        'from framed_from_f import X as FFX\n',
+    },
+    argv=['-X', 'lazy_imports=all', 'main.py'],
+)
+
+
 # a name a module's __getattr__ gives (starlette's deprecated status codes,
 # through FastAPI): a warning with a stacklevel names the using frames, as
 # on 3.15, and its errors are 3.15's: an AttributeError is "cannot import

@@ -83,6 +83,7 @@ struct accel_state {
     PyObject *comprehensions;       /* tuple of code names */
     unsigned char simple_loads[256]; /* LOAD_GLOBAL, LOAD_NAME */
     unsigned char plain_peeks[256];  /* where lookup.key_eq answers True and does nothing */
+    unsigned char attribute_loads[256]; /* LOAD_ATTR, LOAD_METHOD, IMPORT_FROM */
     int extended_arg;
     /* slot offsets of LazyImportType, LiveKeys and Controls */
     Py_ssize_t o_name, o_kind, o_statement, o_globals, o_filename, o_lineno, o_submodule, o_base, o_level, o_key,

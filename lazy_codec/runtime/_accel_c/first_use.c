@@ -48,6 +48,7 @@ frame_state(PyFrameObject *frame, PyObject **globals, PyObject **codebytes, PyCo
  * lookup restarts and finds the value; 0: not the common case (nothing
  * changed); -1: error. */
 static int settle_held(KeyObject *key, PyObject *name, PyObject *lazy);
+static int settle_checked(KeyObject *key, PyObject *name, PyObject *lazy, int may_change);
 
 static int
 settle_fast(KeyObject *key, PyObject *name)
@@ -65,22 +66,10 @@ settle_fast(KeyObject *key, PyObject *name)
     return result;
 }
 
+/* the using frame's part: a name load of the key's own namespace */
 static int
 settle_held(KeyObject *key, PyObject *name, PyObject *lazy)
 {
-    if (Py_TYPE(lazy) != S.lazy_import || (key->resolving && key->resolving != Py_None) ||
-        (key->running && key->running != Py_None) || key->live == NULL || !plain_runtime())
-        return 0;
-    if (SLOT(lazy, S.o_from) != Py_None || SLOT(lazy, S.o_attached) != Py_False ||
-        SLOT(lazy, S.o_shown) != Py_None)
-        return 0;
-    /* the change is Python's for a dict's last lazy name (the rebuilder)
-     * and in a loop that may iterate the dict (settled in place); C still
-     * imports then, from the using frame, and Python reruns the statement,
-     * which finds the module imported */
-    PyObject *live_count = SLOT(key->live, S.o_count);
-    int changes = live_count != NULL && PyLong_CheckExact(live_count) && PyLong_AsSsize_t(live_count) > 1;
-
     PyFrameObject *frame = PyEval_GetFrame();
     if (frame == NULL)
         return 0;
@@ -100,7 +89,50 @@ settle_held(KeyObject *key, PyObject *name, PyObject *lazy)
         return -1;
     if (!simple)
         return 0;
-    changes = changes && !iterates;
+    return settle_checked(key, name, lazy, !iterates);
+}
+
+/* `from m import x` resolving m's own lazy `x` (a re-export: `from pkg
+ * import name`, every `from` of mode "all"): as 3.15's getattr on m does,
+ * from the using frame, m's binding settled (may_change) or at least its
+ * import done (Python binds it then).  1: m's dict has the value now; 0:
+ * not (Python's); -1: error.  Bounded: a chain of re-exports this long is
+ * left to Python */
+static int nested_depth;
+
+static int
+settle_nested(PyObject *module_dict, PyObject *attr, PyObject *lazy)
+{
+    PyObject *key = SLOT(lazy, S.o_key);
+    if (key == NULL || Py_TYPE(key) != S.lazy_name || ((KeyObject *)key)->lazy != lazy ||
+        ((KeyObject *)key)->namespace != module_dict || nested_depth >= 8)
+        return 0;
+    Py_INCREF(key);
+    nested_depth++;
+    int result = settle_checked((KeyObject *)key, attr, lazy, dict_entries_usable());
+    nested_depth--;
+    Py_DECREF(key);
+    return result;
+}
+
+/* the rest of settle_held, once the use is known to be a load: with
+ * may_change, the dict's entry changed here (or not: 0, Python's) */
+static int
+settle_checked(KeyObject *key, PyObject *name, PyObject *lazy, int may_change)
+{
+    if (Py_TYPE(lazy) != S.lazy_import || (key->resolving && key->resolving != Py_None) ||
+        (key->running && key->running != Py_None) || key->live == NULL || !plain_runtime())
+        return 0;
+    if (SLOT(lazy, S.o_from) != Py_None || SLOT(lazy, S.o_attached) != Py_False ||
+        SLOT(lazy, S.o_shown) != Py_None)
+        return 0;
+    /* the change is Python's for a dict's last lazy name (the rebuilder)
+     * and in a loop that may iterate the dict (settled in place); C still
+     * imports then, from the using frame, and Python reruns the statement,
+     * which finds the module imported */
+    PyObject *live_count = SLOT(key->live, S.o_count);
+    int changes = may_change && live_count != NULL && PyLong_CheckExact(live_count) &&
+                  PyLong_AsSsize_t(live_count) > 1;
 
     PyObject *target = SLOT(lazy, S.o_name);
     PyObject *base = SLOT(lazy, S.o_base);
@@ -146,13 +178,33 @@ settle_held(KeyObject *key, PyObject *name, PyObject *lazy)
                 value = PyDict_GetItemWithError(PyModule_GetDict(module), attr);
                 busy--;
             }
+            if (value != NULL && Py_TYPE(value) == S.lazy_import) {
+                Py_INCREF(value);
+                Py_INCREF(module); /* (the import runs Python code: sys.modules may let go of it) */
+                int nested = settle_nested(PyModule_GetDict(module), attr, value);
+                Py_DECREF(value);
+                value = NULL;
+                if (nested == 1) {
+                    busy++;
+                    value = PyDict_GetItemWithError(PyModule_GetDict(module), attr);
+                    busy--;
+                }
+                if (nested <= 0 || value == NULL || Py_TYPE(value) == S.lazy_import) {
+                    Py_DECREF(module);
+                    Py_DECREF(attr);
+                    return nested < 0 || PyErr_Occurred() ? -1 : 0;
+                }
+                Py_INCREF(value);
+                Py_DECREF(module);
+                Py_DECREF(attr);
+                goto have_value;
+            }
             Py_DECREF(attr);
             if (value == NULL && PyErr_Occurred())
                 return -1;
-            if (value != NULL && Py_TYPE(value) == S.lazy_import)
-                return 0;
             Py_XINCREF(value);
         }
+    have_value:;
     }
     if (value == NULL) {
         /* not imported yet, or what its import must do next: import it,
@@ -244,6 +296,91 @@ running_instruction_in(const unsigned char *table)
     return found;
 }
 
+/* lookup.settle's end for a package's submodule that its own import's code
+ * used (the key's `running`: the module being run, put in the entry): the
+ * lazy object back in the entry if that import failed, so that the next use
+ * tries again.  0, or -1 with an error set (the import's, if any, chained) */
+static int
+forget_running(KeyObject *key, PyObject *lazy, int failed)
+{
+    PyObject *type, *exc, *tb;
+    PyErr_Fetch(&type, &exc, &tb);
+    int got = lock_acquire();
+    int result = got <= 0 ? -1 : 0;
+    if (got > 0) {
+        busy++;
+        PyObject *current = PyDict_GetItemWithError(key->namespace, (PyObject *)key);
+        busy--;
+        if (current == NULL && PyErr_Occurred())
+            result = -1;
+        else if (failed && current == key->running) {
+            busy++; /* (found by identity: a plain hash, no compare) */
+            result = PyDict_SetItem(key->namespace, (PyObject *)key, lazy);
+            busy--;
+        }
+        Py_INCREF(Py_None);
+        Py_SETREF(key->running, Py_None);
+        if (lock_release(got) < 0)
+            result = -1;
+    }
+    if (result < 0) {
+        Py_XDECREF(type);
+        Py_XDECREF(exc);
+        Py_XDECREF(tb);
+        return -1;
+    }
+    PyErr_Restore(type, exc, tb);
+    return 0;
+}
+
+/* An attribute of a module whose binding is lazy, loaded (`pkg.sub` after
+ * `lazy import pkg.sub`, `mod.name` of a `lazy from` in mod, `from pkg
+ * import sub`): lookup.key_eq resolves it, but from frames of its own.  The
+ * import is done here first, from the using frame (3.15's: a warning's
+ * stacklevel and sys._getframe name the use), and the binding left to
+ * Python, whose statement finds the module imported.  0: go on to Python
+ * (imported or not), -1: the import's error, shaped as 3.15 does */
+static int
+import_for_attribute_load(KeyObject *key)
+{
+    if (!S.ready || Py_TYPE(key) != S.lazy_name || key->lazy == NULL || key->lazy == Py_None ||
+        (key->resolving && key->resolving != Py_None) || (key->running && key->running != Py_None) ||
+        key->namespace == NULL || !plain_runtime())
+        return 0;
+    PyObject *lazy = key->lazy;
+    if (Py_TYPE(lazy) != S.lazy_import || SLOT(lazy, S.o_from) != Py_None || SLOT(lazy, S.o_shown) != Py_None)
+        return 0;
+    PyObject *lazy_globals = SLOT(lazy, S.o_globals);
+    PyObject *checked = SLOT(lazy, S.o_base) != Py_None ? SLOT(lazy, S.o_base) : SLOT(lazy, S.o_name);
+    if (!PyDict_CheckExact(lazy_globals) || !plain_import(lazy_globals) || !PyUnicode_CheckExact(checked))
+        return 0;
+    int done = loaded(checked, NULL);
+    if (done != 0)
+        return done < 0 ? -1 : 0;
+    int load = running_instruction_in(S.attribute_loads);
+    if (load <= 0)
+        return load;
+    /* held: the import runs Python code, which may let go of it */
+    Py_INCREF(lazy);
+    busy++;
+    PyObject *current = PyDict_GetItemWithError(key->namespace, (PyObject *)key);
+    busy--;
+    int result = 0;
+    if (current == lazy) {
+        PyObject *value = NULL;
+        lookups++;
+        result = first_import(key, lazy, &value) < 0 ? -1 : 0;
+        lookups--;
+        Py_XDECREF(value);
+        if (key->running != NULL && key->running != Py_None && forget_running(key, lazy, result < 0) < 0)
+            result = -1;
+    }
+    else if (current == NULL && PyErr_Occurred())
+        result = -1;
+    Py_DECREF(lazy);
+    return result;
+}
+
 /* is the running instruction one where a lazy key's compare is a peek that
  * hands nothing out (`in`, a store, a delete: access._PEEKS but the
  * subscripts)?  lookup.key_eq answers True there and changes nothing */
@@ -313,6 +450,8 @@ key_richcompare(PyObject *self, PyObject *other, int op)
         return NULL;
     if (peek)
         return PyBool_FromLong(op == Py_EQ);
+    if (op == Py_EQ && import_for_attribute_load((KeyObject *)self) < 0)
+        return NULL;
     PyObject *answer = PyObject_CallFunctionObjArgs(S.py_key_eq, self, other, NULL);
     if (answer == NULL || op == Py_EQ)
         return answer;

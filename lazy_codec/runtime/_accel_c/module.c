@@ -129,14 +129,17 @@ accel_setup(PyObject *module, PyObject *config)
     }
     PyObject *loads = PyDict_GetItemString(config, "simple_loads");
     PyObject *peeks = PyDict_GetItemString(config, "plain_peeks");
+    PyObject *attribute_loads = PyDict_GetItemString(config, "attribute_loads");
     PyObject *extended = PyDict_GetItemString(config, "EXTENDED_ARG");
-    if (!PyType_Check(S.live_keys_type) || loads == NULL || peeks == NULL || extended == NULL) {
-        PyErr_SetString(PyExc_TypeError,
-                        "lazy_codec._accel.setup: LiveKeys, simple_loads, plain_peeks, EXTENDED_ARG");
+    if (!PyType_Check(S.live_keys_type) || loads == NULL || peeks == NULL || attribute_loads == NULL ||
+        extended == NULL) {
+        PyErr_SetString(PyExc_TypeError, "lazy_codec._accel.setup: LiveKeys, simple_loads, plain_peeks, "
+                                         "attribute_loads, EXTENDED_ARG");
         return NULL;
     }
     S.extended_arg = (int)PyLong_AsLong(extended);
-    if (opcode_table(loads, S.simple_loads) < 0 || opcode_table(peeks, S.plain_peeks) < 0)
+    if (opcode_table(loads, S.simple_loads) < 0 || opcode_table(peeks, S.plain_peeks) < 0 ||
+        opcode_table(attribute_loads, S.attribute_loads) < 0)
         return NULL;
     PyTypeObject *lt = S.lazy_import;
     if (slot_offset(lt, "_name", &S.o_name) || slot_offset(lt, "_kind", &S.o_kind) ||
