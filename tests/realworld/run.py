@@ -46,6 +46,8 @@ import time
 import xml.etree.ElementTree as ET
 import zipfile
 
+import documented as documented_differences
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 WORK = os.path.join(ROOT, '.venvs-realworld')
@@ -752,12 +754,13 @@ def _diff(here, there, version):
     return '\n'.join(x[:400] for x in lines[:20]) + ('\n...' if len(lines) > 20 else '')
 
 
-def compare_scenario(res, version):
-    """counted differences and notes for one version's scenario runs against 3.15's:
-    output and exit status count where 3.15 in the same variant and this version
-    eagerly agree, or where the two eager runs agree (what moves with the mode,
-    a warning's line, the lazy names, is compared given the same program)"""
-    counted, notes = [], []
+def compare_scenario(res, version, name, pure=False):
+    """counted differences, notes and documented differences for one version's scenario
+    runs against 3.15's: output and exit status count where 3.15 in the same variant and
+    this version eagerly agree, or where the two eager runs agree (what moves with the
+    mode, a warning's line, the lazy names, is compared given the same program); what
+    documented.py describes is taken out first, reported with its case"""
+    counted, notes, documented = [], [], []
     mine, oracle = res[version], res[ORACLE]
     eager = mine['eager']
     ev, _ = _split_lazy(eager['stdout'])
@@ -771,8 +774,12 @@ def compare_scenario(res, version):
         )
     for variant in ('all', 'lazysrc'):
         here, there = mine[variant], oracle[variant]
-        hv, hl = _split_lazy(here['stdout'])
         tv, tl = _split_lazy(there['stdout'])
+        hv, hl, seen, unseen = documented_differences.apply(
+            name, version, variant, pure, _split_lazy(here['stdout']), (tv, tl)
+        )
+        documented += [f'{variant}: {d}' for d in seen]
+        notes += [f'{variant}: documented but not seen: {d}' for d in unseen]
         if (here['rc'], hv) != (there['rc'], tv):
             text = f'{variant}: rc {here["rc"]} (3.15 {there["rc"]}), output:\n{_diff(hv, tv, version)}' + (
                 f'\nstderr: {here["stderr"][-1500:]}' if here['rc'] else ''
@@ -791,7 +798,7 @@ def compare_scenario(res, version):
                 counted.append(text)
             else:
                 notes.append(text + f'\n({version} eager differs from 3.15 eager: not counted)')
-    return counted, notes
+    return counted, notes, documented
 
 
 # -- main -----------------------------------------------------------------------------
@@ -872,6 +879,7 @@ def main(argv=None):
         unknown = [n for n in scenarios if n not in list_scenarios()]
         if unknown:
             raise SystemExit(f'no such scenario: {",".join(unknown)}')
+        documented_differences.check()  # each names a case of tests/test_differential.py
     all_versions = versions + [ORACLE]
     git = run(['git', 'rev-parse', '--short', 'HEAD'], cwd=ROOT).stdout.strip()
     log(
@@ -1105,10 +1113,11 @@ def main(argv=None):
                     'why': f'a package it needs does not install on {where}',
                 }
                 continue
-            counted, notes = compare_scenario({v: mine, ORACLE: oracle}, v)
+            counted, notes, documented = compare_scenario({v: mine, ORACLE: oracle}, v, name, args.pure)
             vr['scenarios'][name] = {
                 'status': 'different' if counted else 'alike',
                 'differences': counted,
+                'documented': documented,
                 'notes': notes,
                 'rc': {var: mine[var]['rc'] for var in ('eager', 'all', 'lazysrc')},
                 'lazy': {var: _split_lazy(mine[var]['stdout'])[1] for var in ('eager', 'all', 'lazysrc')},
@@ -1169,10 +1178,15 @@ def main(argv=None):
         for name, s in vr['scenarios'].items():
             for d in s.get('differences', []):
                 log(f'DIFF {v} scenario {name}: {d}')
+            for d in s.get('documented', []):
+                log(f'documented {v} scenario {name}: {d}')
+            for d in s.get('notes', []):
+                if 'documented but not seen' in d:
+                    log(f'note {v} scenario {name}: {d}')
     log('')
     header = (
         f'{"version":8} {"packages alike/different/skipped":34} {"pip alike/different":20} '
-        f'{"suites alike/different":22} {"scenarios alike/different/skipped":22}'
+        f'{"suites alike/different":22} {"scenarios alike/different/skipped (documented)":22}'
     )
     log(header)
     log('-' * len(header))
@@ -1191,7 +1205,8 @@ def main(argv=None):
         )
         ss = f'{su.count("alike")}/{su.count("different")}' if su else '-'
         sc = [s['status'] for s in vr['scenarios'].values()]
-        sn = f'{sc.count("alike")}/{sc.count("different")}/{sc.count("skipped")}' if sc else '-'
+        sd = sum(len(s.get('documented', [])) for s in vr['scenarios'].values())
+        sn = f'{sc.count("alike")}/{sc.count("different")}/{sc.count("skipped")} ({sd})' if sc else '-'
         log(f'{v:8} {pk:34} {pp:20} {ss:22} {sn}')
     for name in suites:
         o = report['oracle']['suites'][name]
