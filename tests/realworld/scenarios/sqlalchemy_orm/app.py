@@ -19,6 +19,14 @@ lazy from sqlalchemy.orm import (
     selectinload,
 )
 
+# SQLAlchemy reads an annotation's outer name (`Mapped`) from this module's dict with
+# a subscript (sqlalchemy.orm.util._cleanup_mapped_str_annotation), which hands out
+# the lazy object itself, on 3.15 as here; it then takes the annotation as not
+# `Mapped[...]`, does not quote the forward reference in `Mapped[List[Address]]`, and
+# fails (MappedAnnotationError). One use of `Mapped` before the models puts the class
+# in the dict, as an eager import does.
+Mapped  # noqa: B018
+
 
 class Base(DeclarativeBase):
     pass
