@@ -58,7 +58,7 @@ def lazy(case, variants, module, names, versions=None, pure=False):
 
 def line(case, variants, oracle, here, versions=None, pure=False):
     """an output line that reads `here` on the backport where 3.15 prints `oracle`
-    (`NN` in `here`: a line number of the runtime's own file)"""
+    (`:NN:` in `here`: a line number of the runtime's own file)"""
     return {
         'kind': 'line',
         'case': case,
@@ -72,6 +72,7 @@ def line(case, variants, oracle, here, versions=None, pure=False):
 
 _HINTS = 'type_hints_leave_binding_lazy'  # typing evaluates a string annotation: a load
 _FUTURE = 'mode_all_future_statement_binding'  # `from __future__ import annotations`, mode all
+_LEGACY = 'run: warning DeprecationWarning at app.py:{}: legacy_tools is deprecated'
 _HTTP_422 = (
     "run: warning DeprecationWarning at {}: 'HTTP_422_UNPROCESSABLE_ENTITY' is deprecated. "
     "Use 'HTTP_422_UNPROCESSABLE_CONTENT' instead."
@@ -86,6 +87,16 @@ DOCUMENTED = {
     'fastapi_app': [
         lazy(_HINTS, ('all', 'lazysrc'), 'app', 'Decimal'),
         lazy(_FUTURE, ('all',), 'app', 'annotations'),
+        # legacy_tools warns at import with stacklevel=2: the pure runtime's first use
+        # names the lazy line (12), 3.15 the use (67)
+        line(
+            'first_use_frames_lazy_statements',
+            ('lazysrc',),
+            _LEGACY.format(67),
+            _LEGACY.format(12),
+            pure=True,
+        ),
+        line('first_use_frames_mode_all', ('all',), _LEGACY.format(67), _LEGACY.format(12), pure=True),
         # starlette's status module warns from its __getattr__ with stacklevel=3
         line(
             'first_use_module_getattr',
@@ -167,7 +178,7 @@ def apply(scenario, version, variant, pure, here, oracle):
                 lazy_here[e['module']] = mine | names
                 seen = True
         else:
-            pattern = re.escape(e['here']).replace('NN', r'\d+')
+            pattern = re.escape(e['here']).replace(':NN:', r':\d+:')
             for i, x in enumerate(values):
                 if re.fullmatch(pattern, x) and e['oracle'] in oracle_values:
                     values[i] = e['oracle']
