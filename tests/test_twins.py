@@ -236,3 +236,60 @@ def test_lazy_objects_have_the_same_slots(tmp_path):
     out = runs['pure']
     assert "('_level', 2)" in out and "('_level', 1)" in out and "('_level', 0)" in out, out
     assert out.endswith('sibling 2 2 top_level [1] xml.dom\n'), out
+
+
+# a module's lazy names reached as its attributes, as real programs reach
+# them (click's `click.group`, `from pkg import name` of a re-export, a
+# submodule importlib sets on its package, `from pkg import sub`): with the
+# accelerator, none of these lookups calls the pure runtime's key_eq
+ATTRIBUTES_PROGRAM = textwrap.dedent("""\
+    import sys
+    calls = []
+    def profile(frame, event, arg):
+        if event == 'call' and frame.f_code.co_name in ('key_eq', 'key_hash', 'settle'):
+            calls.append(frame.f_code.co_name)
+    import reexport
+    sys.setprofile(profile)
+    def use():
+        return reexport.dumps([1]), reexport.JSONDecoder.__name__
+    print(use())
+    from reexport import OrderedDict, sub, other
+    print(OrderedDict.__name__, sub.VALUE, other.VALUE)
+    import reexport.late
+    print(reexport.late.VALUE)
+    sys.setprofile(None)
+    print('lazy:', sorted(k for k, v in vars(reexport).items() if type(v).__name__ == 'lazy_import'))
+    print('python calls:', calls if sys.argv[1:] == ['accelerated'] else '(pure)')
+""")
+
+
+def test_attribute_loads_are_the_accelerators(tmp_path):
+    write_files(
+        tmp_path,
+        {
+            'main.py': '# -*- coding: lazy -*-\n' + ATTRIBUTES_PROGRAM,
+            'reexport/__init__.py': '# -*- coding: lazy -*-\n'
+            'lazy from json import dumps, JSONDecoder\n'
+            'lazy from collections import OrderedDict\n'
+            'lazy from . import sub, other, late\n'
+            "lazy import xml  # (never used: the last lazy name is the rebuilder's, in Python)\n"
+            'kept = 1\n',
+            'reexport/sub.py': 'VALUE = 2\n',
+            'reexport/other.py': 'VALUE = 3\n',
+            'reexport/late.py': 'VALUE = 4\n',
+        },
+    )
+    runs = {
+        name: run_process(
+            [sys.executable, 'main.py', name], cwd=tmp_path, check=True, extra_env={'LAZY_CODEC_PURE': pure}
+        ).stdout
+        for name, pure in (('accelerated', '0'), ('pure', '1'))
+    }
+    assert runs['accelerated'].replace('python calls: []', 'python calls: (pure)') == runs['pure'], runs
+    out = runs['pure']
+    assert (
+        "('[1]', 'JSONDecoder')" in out
+        and 'OrderedDict 2 3' in out
+        and '\n4\n' in out
+        and "lazy: ['xml']" in out
+    )

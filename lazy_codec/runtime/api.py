@@ -471,6 +471,12 @@ def _accelerate() -> None:
             'simple_loads': access.NAME_LOADS,
             'plain_peeks': access.PLAIN_PEEKS,
             'attribute_loads': access.ATTRIBUTE_LOADS,
+            'calls': frozenset(opcodes.CALLS),
+            # importlib's code whose calls meet a package's lazy keys: its
+            # setattr of a submodule on the package (a store: the key stays,
+            # lookup.key_eq does nothing) and _handle_fromlist's hasattr (a load)
+            'child_store_code': sys.modules['_frozen_importlib']._find_and_load_unlocked.__code__,
+            'fromlist_code': sys.modules['_frozen_importlib']._handle_fromlist.__code__,
             'EXTENDED_ARG': opcodes.EXTENDED_ARG,
         }
     )

@@ -84,6 +84,10 @@ struct accel_state {
     unsigned char simple_loads[256]; /* LOAD_GLOBAL, LOAD_NAME */
     unsigned char plain_peeks[256];  /* where lookup.key_eq answers True and does nothing */
     unsigned char attribute_loads[256]; /* LOAD_ATTR, LOAD_METHOD, IMPORT_FROM */
+    unsigned char calls[256];           /* the call instructions (access.CALLS) */
+    /* importlib's code whose calls meet a package's lazy keys: the setattr of
+     * a submodule on its package (a store), hasattr of a `from` (a load) */
+    PyObject *child_store_code, *fromlist_code;
     int extended_arg;
     /* slot offsets of LazyImportType, LiveKeys and Controls */
     Py_ssize_t o_name, o_kind, o_statement, o_globals, o_filename, o_lineno, o_submodule, o_base, o_level, o_key,
@@ -150,6 +154,9 @@ Py_hash_t key_hash(PyObject *self);
 int first_import(KeyObject *key, PyObject *lazy, PyObject **out);
 
 /* frames.c */
+int frame_state(PyFrameObject *frame, PyObject **globals, PyObject **codebytes, PyCodeObject **code,
+                Py_ssize_t *lasti);
+int running_op(PyCodeObject **code);
 int code_may_iterate_dicts(PyCodeObject *code);
 PyObject *plain_statement_frame(PyFrameObject **frame_out, PyObject *const *args, Py_ssize_t nargs,
                                 PyObject *kwnames, Py_ssize_t *line, int explicit);

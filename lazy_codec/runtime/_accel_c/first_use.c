@@ -3,44 +3,6 @@
 #include "accel.h"
 #include "dict_entries.h"
 
-/* the frame's globals, code bytes (deoptimized) and current offset; new
- * references in *globals and *code */
-static int
-frame_state(PyFrameObject *frame, PyObject **globals, PyObject **codebytes, PyCodeObject **code,
-            Py_ssize_t *lasti)
-{
-#if PY_VERSION_HEX >= 0x030B0000
-    *globals = PyFrame_GetGlobals(frame);
-    *code = PyFrame_GetCode(frame);
-    *codebytes = PyCode_GetCode(*code);
-    if (*codebytes == NULL) {
-        Py_DECREF(*globals);
-        Py_DECREF(*code);
-        return -1;
-    }
-    *lasti = PyFrame_GetLasti(frame);
-#else
-    *globals = frame->f_globals;
-    Py_INCREF(*globals);
-    *code = frame->f_code;
-    Py_INCREF(*code);
-    *codebytes = (*code)->co_code;
-    Py_INCREF(*codebytes);
-#if PY_VERSION_HEX >= 0x030A0000
-    *lasti = frame->f_lasti < 0 ? frame->f_lasti : frame->f_lasti * 2;
-#else
-    *lasti = frame->f_lasti;
-#endif
-    if (*lasti >= 0) { /* 3.9/3.10 leave f_lasti at an EXTENDED_ARG prefix */
-        const unsigned char *raw = (const unsigned char *)PyBytes_AS_STRING(*codebytes);
-        Py_ssize_t size = PyBytes_GET_SIZE(*codebytes);
-        while (*lasti + 2 < size && raw[*lasti] == S.extended_arg)
-            *lasti += 2;
-    }
-#endif
-    return 0;
-}
-
 /* The first use of a name, in C, when it is the common case: a LOAD_GLOBAL or
  * LOAD_NAME of a key bound by `lazy import m` / `lazy from m import x`, whose
  * module is imported and done, in a module dict that keeps other lazy names
@@ -140,8 +102,19 @@ settle_checked(KeyObject *key, PyObject *name, PyObject *lazy, int may_change)
     if (!PyDict_CheckExact(lazy_globals) || !plain_import(lazy_globals))
         return 0;
     PyObject *submodule = SLOT(lazy, S.o_submodule);
-    PyObject *module, *value = NULL;
-    if (base == Py_None && submodule == Py_None && SLOT(lazy, S.o_kind) == S.kind_import) {
+    busy++;
+    PyObject *stored = PyDict_GetItemWithError(key->namespace, (PyObject *)key);
+    busy--;
+    if (stored == NULL)
+        return PyErr_Occurred() ? -1 : 0;
+    /* a store under the key replaced the value, not the key (importlib's
+     * setattr of a submodule on its package): that value is bound and
+     * nothing imported, as lookup.settle does */
+    PyObject *module, *value = stored != lazy ? stored : NULL;
+    if (value != NULL && Py_TYPE(value) == S.lazy_import)
+        return 0;
+    Py_XINCREF(value);
+    if (value == NULL && base == Py_None && submodule == Py_None && SLOT(lazy, S.o_kind) == S.kind_import) {
         /* `import m as v`, m a top-level name imported: sys.modules' module */
         Py_ssize_t dot = PyUnicode_FindChar(target, '.', 0, PyUnicode_GET_LENGTH(target), 1);
         if (dot == -2)
@@ -157,7 +130,7 @@ settle_checked(KeyObject *key, PyObject *name, PyObject *lazy, int may_change)
             Py_INCREF(value);
         }
     }
-    else if (base != Py_None) {
+    else if (value == NULL && base != Py_None) {
         /* `from m import x as v`: x as m's dict has it (not a submodule to
          * import, nor a module __getattr__'s, nor a lazy binding there) */
         int done = loaded(base, &module);
@@ -178,6 +151,8 @@ settle_checked(KeyObject *key, PyObject *name, PyObject *lazy, int may_change)
                 value = PyDict_GetItemWithError(PyModule_GetDict(module), attr);
                 busy--;
             }
+            if (value == lazy) /* (`lazy from . import sub` in the package itself: no such name yet) */
+                value = NULL;
             if (value != NULL && Py_TYPE(value) == S.lazy_import) {
                 Py_INCREF(value);
                 Py_INCREF(module); /* (the import runs Python code: sys.modules may let go of it) */
@@ -238,7 +213,7 @@ settle_checked(KeyObject *key, PyObject *name, PyObject *lazy, int may_change)
     PyObject *live_now = key->live != NULL ? SLOT(key->live, S.o_count) : NULL;
     /* (checked again under the lock: another thread may have used a name of
      * this dict meanwhile, and the last one's use is Python's) */
-    if (current == lazy && key->lazy == lazy && live_now != NULL && PyLong_CheckExact(live_now) &&
+    if (current != NULL && key->lazy == lazy && live_now != NULL && PyLong_CheckExact(live_now) &&
         PyLong_AsSsize_t(live_now) > 1) {
         PyObject *plain = name;
         Py_INCREF(plain);
@@ -248,8 +223,9 @@ settle_checked(KeyObject *key, PyObject *name, PyObject *lazy, int may_change)
                 PyUnicode_InternInPlace(&plain);
         }
         int replaced = plain == NULL ? -1 : dict_entries_replace(namespace, (PyObject *)key, plain, value);
-        if (replaced < 0 || (base != Py_None && PySet_Discard(S.lazy_modules, base) < 0) ||
-            (submodule == Py_None && PySet_Discard(S.lazy_modules, target) < 0) ||
+        int imported = stored == lazy; /* (what a store put there was not imported here) */
+        if (replaced < 0 || (imported && base != Py_None && PySet_Discard(S.lazy_modules, base) < 0) ||
+            (imported && submodule == Py_None && PySet_Discard(S.lazy_modules, target) < 0) ||
             (!replaced && (PyDict_DelItem(namespace, (PyObject *)key) < 0 || PyDict_SetItem(namespace, plain, value) < 0)))
             result = -1;
         else {
@@ -273,27 +249,6 @@ settle_checked(KeyObject *key, PyObject *name, PyObject *lazy, int may_change)
     if (lock_release(got) < 0)
         return -1;
     return result;
-}
-
-/* is the running frame's instruction one of `table`'s?  1 yes, 0 no (or no
- * frame), -1 error */
-static int
-running_instruction_in(const unsigned char *table)
-{
-    PyFrameObject *frame = PyEval_GetFrame();
-    if (frame == NULL)
-        return 0;
-    PyObject *globals, *codebytes;
-    PyCodeObject *code;
-    Py_ssize_t lasti = -1;
-    if (frame_state(frame, &globals, &codebytes, &code, &lasti) < 0)
-        return -1;
-    int found = lasti >= 0 && lasti < PyBytes_GET_SIZE(codebytes) &&
-                table[(unsigned char)PyBytes_AS_STRING(codebytes)[lasti]];
-    Py_DECREF(globals);
-    Py_DECREF(codebytes);
-    Py_DECREF(code);
-    return found;
 }
 
 /* lookup.settle's end for a package's submodule that its own import's code
@@ -333,61 +288,102 @@ forget_running(KeyObject *key, PyObject *lazy, int failed)
     return 0;
 }
 
-/* An attribute of a module whose binding is lazy, loaded (`pkg.sub` after
- * `lazy import pkg.sub`, `mod.name` of a `lazy from` in mod, `from pkg
- * import sub`): lookup.key_eq resolves it, but from frames of its own.  The
- * import is done here first, from the using frame (3.15's: a warning's
- * stacklevel and sys._getframe name the use), and the binding left to
- * Python, whose statement finds the module imported.  0: go on to Python
- * (imported or not), -1: the import's error, shaped as 3.15 does */
+/* importlib's hasattr of a `from` (`from . import sub` in `sub`'s own
+ * package) while this thread resolves the key: as before the binding
+ * existed, no such name yet, until the submodule's import stores it
+ * (lookup.key_eq's answer).  1 found, 2 not found, 0 not this case, -1 error */
 static int
-import_for_attribute_load(KeyObject *key)
+fromlist_while_resolving(KeyObject *key)
+{
+    if (!S.ready || key->resolving == NULL || !PyLong_CheckExact(key->resolving) || key->namespace == NULL)
+        return 0;
+    unsigned long resolving = PyLong_AsUnsignedLong(key->resolving);
+    if (resolving == (unsigned long)-1 && PyErr_Occurred())
+        return -1;
+    if (resolving != PyThread_get_thread_ident())
+        return 0;
+    PyCodeObject *code;
+    int op = running_op(&code);
+    if (op == -2)
+        return -1;
+    if (op < 0 || !S.calls[op] || (PyObject *)code != S.fromlist_code)
+        return 0;
+    busy++;
+    PyObject *value = PyDict_GetItemWithError(key->namespace, (PyObject *)key);
+    busy--;
+    if (value == NULL && PyErr_Occurred())
+        return -1;
+    return value != NULL && Py_TYPE(value) != S.lazy_import ? 1 : 2;
+}
+
+/* An attribute of a module whose binding is lazy, loaded (`mod.name`,
+ * `from mod import name`, `pkg.sub` after `lazy import pkg.sub`): 3.15's
+ * getattr on the module resolves it from the using frame (a warning's
+ * stacklevel and sys._getframe name the use).  As settle_held does for a
+ * name load; a package's submodule attached to it is imported here and its
+ * binding left to Python, whose statement finds it imported.  1: settled
+ * (the lookup restarts), 0: Python's (imported or not), -1: error */
+static int
+attribute_load(KeyObject *key, PyObject *name)
 {
     if (!S.ready || Py_TYPE(key) != S.lazy_name || key->lazy == NULL || key->lazy == Py_None ||
         (key->resolving && key->resolving != Py_None) || (key->running && key->running != Py_None) ||
-        key->namespace == NULL || !plain_runtime())
+        key->namespace == NULL || !PyUnicode_CheckExact(name) || !plain_runtime())
         return 0;
     PyObject *lazy = key->lazy;
     if (Py_TYPE(lazy) != S.lazy_import || SLOT(lazy, S.o_from) != Py_None || SLOT(lazy, S.o_shown) != Py_None)
         return 0;
     PyObject *lazy_globals = SLOT(lazy, S.o_globals);
-    PyObject *checked = SLOT(lazy, S.o_base) != Py_None ? SLOT(lazy, S.o_base) : SLOT(lazy, S.o_name);
-    if (!PyDict_CheckExact(lazy_globals) || !plain_import(lazy_globals) || !PyUnicode_CheckExact(checked))
+    if (!PyDict_CheckExact(lazy_globals) || !plain_import(lazy_globals))
         return 0;
-    int done = loaded(checked, NULL);
-    if (done != 0)
-        return done < 0 ? -1 : 0;
-    int load = running_instruction_in(S.attribute_loads);
-    if (load <= 0)
-        return load;
+    PyCodeObject *code;
+    int op = running_op(&code);
+    if (op == -2)
+        return -1;
+    /* (importlib's `from` of a package: hasattr(module, name), a load) */
+    if (op < 0 || !(S.attribute_loads[op] || (S.calls[op] && (PyObject *)code == S.fromlist_code)))
+        return 0;
     /* held: the import runs Python code, which may let go of it */
     Py_INCREF(lazy);
-    busy++;
-    PyObject *current = PyDict_GetItemWithError(key->namespace, (PyObject *)key);
-    busy--;
+    lookups++;
     int result = 0;
-    if (current == lazy) {
-        PyObject *value = NULL;
-        lookups++;
-        result = first_import(key, lazy, &value) < 0 ? -1 : 0;
-        lookups--;
-        Py_XDECREF(value);
-        if (key->running != NULL && key->running != Py_None && forget_running(key, lazy, result < 0) < 0)
+    if (SLOT(lazy, S.o_attached) == Py_False)
+        result = settle_checked(key, name, lazy, dict_entries_usable());
+    else {
+        int done = loaded(SLOT(lazy, S.o_name), NULL);
+        busy++;
+        PyObject *current = done == 0 ? PyDict_GetItemWithError(key->namespace, (PyObject *)key) : NULL;
+        busy--;
+        if (done < 0 || (current == NULL && PyErr_Occurred()))
             result = -1;
+        else if (current == lazy) {
+            PyObject *value = NULL;
+            result = first_import(key, lazy, &value) < 0 ? -1 : 0;
+            Py_XDECREF(value);
+            if (key->running != NULL && key->running != Py_None && forget_running(key, lazy, result < 0) < 0)
+                result = -1;
+        }
     }
-    else if (current == NULL && PyErr_Occurred())
-        result = -1;
+    lookups--;
     Py_DECREF(lazy);
     return result;
 }
 
 /* is the running instruction one where a lazy key's compare is a peek that
  * hands nothing out (`in`, a store, a delete: access._PEEKS but the
- * subscripts)?  lookup.key_eq answers True there and changes nothing */
+ * subscripts; importlib's setattr of a submodule on its package)?
+ * lookup.key_eq answers True there and changes nothing */
 static int
 plain_peek(void)
 {
-    return S.ready ? running_instruction_in(S.plain_peeks) : 0;
+    if (!S.ready)
+        return 0;
+    PyCodeObject *code;
+    int op = running_op(&code);
+    if (op == -2)
+        return -1;
+    /* (importlib setting a submodule on its package: setattr, a store) */
+    return op >= 0 && (S.plain_peeks[op] || (S.calls[op] && (PyObject *)code == S.child_store_code));
 }
 
 /* lookup.key_eq's first answer for a used key (its lazy is None) still in
@@ -413,8 +409,9 @@ settled_in_place(KeyObject *key)
      * no frame object made) */
     if (PyEval_GetGlobals() == key->namespace)
         return 1;
-    int elsewhere = running_instruction_in(S.simple_loads);
-    return elsewhere < 0 ? -1 : !elsewhere;
+    PyCodeObject *code;
+    int op = running_op(&code);
+    return op == -2 ? -1 : !(op >= 0 && S.simple_loads[op]);
 }
 
 PyObject *
@@ -450,8 +447,15 @@ key_richcompare(PyObject *self, PyObject *other, int op)
         return NULL;
     if (peek)
         return PyBool_FromLong(op == Py_EQ);
-    if (op == Py_EQ && import_for_attribute_load((KeyObject *)self) < 0)
-        return NULL;
+    if (op == Py_EQ) {
+        int done = attribute_load((KeyObject *)self, other);
+        if (done == 0)
+            done = fromlist_while_resolving((KeyObject *)self);
+        if (done < 0)
+            return NULL;
+        if (done)
+            return PyBool_FromLong(done == 1);
+    }
     PyObject *answer = PyObject_CallFunctionObjArgs(S.py_key_eq, self, other, NULL);
     if (answer == NULL || op == Py_EQ)
         return answer;

@@ -3,6 +3,69 @@
 
 #define LOOP_VERDICTS_KEPT 64 /* (loop_verdicts' size at most) */
 
+/* the frame's globals, code bytes (deoptimized) and current offset; new
+ * references in *globals and *code */
+int
+frame_state(PyFrameObject *frame, PyObject **globals, PyObject **codebytes, PyCodeObject **code,
+            Py_ssize_t *lasti)
+{
+#if PY_VERSION_HEX >= 0x030B0000
+    *globals = PyFrame_GetGlobals(frame);
+    *code = PyFrame_GetCode(frame);
+    *codebytes = PyCode_GetCode(*code);
+    if (*codebytes == NULL) {
+        Py_DECREF(*globals);
+        Py_DECREF(*code);
+        return -1;
+    }
+    *lasti = PyFrame_GetLasti(frame);
+#else
+    *globals = frame->f_globals;
+    Py_INCREF(*globals);
+    *code = frame->f_code;
+    Py_INCREF(*code);
+    *codebytes = (*code)->co_code;
+    Py_INCREF(*codebytes);
+#if PY_VERSION_HEX >= 0x030A0000
+    *lasti = frame->f_lasti < 0 ? frame->f_lasti : frame->f_lasti * 2;
+#else
+    *lasti = frame->f_lasti;
+#endif
+    if (*lasti >= 0) { /* 3.9/3.10 leave f_lasti at an EXTENDED_ARG prefix */
+        const unsigned char *raw = (const unsigned char *)PyBytes_AS_STRING(*codebytes);
+        Py_ssize_t size = PyBytes_GET_SIZE(*codebytes);
+        while (*lasti + 2 < size && raw[*lasti] == S.extended_arg)
+            *lasti += 2;
+    }
+#endif
+    return 0;
+}
+
+/* the running frame's instruction, deoptimized (its opcode), and its code in
+ * *code (borrowed from the frame, for an identity test); -1 when there is no
+ * frame or no instruction yet, -2 on error */
+int
+running_op(PyCodeObject **code)
+{
+    *code = NULL;
+    PyFrameObject *frame = PyEval_GetFrame();
+    if (frame == NULL)
+        return -1;
+    PyObject *globals, *codebytes;
+    PyCodeObject *running;
+    Py_ssize_t lasti = -1;
+    if (frame_state(frame, &globals, &codebytes, &running, &lasti) < 0)
+        return -2;
+    int op = lasti >= 0 && lasti < PyBytes_GET_SIZE(codebytes) ? (unsigned char)PyBytes_AS_STRING(codebytes)[lasti]
+                                                               : -1;
+    *code = running;
+    Py_DECREF(globals);
+    Py_DECREF(codebytes);
+    Py_DECREF(running); /* (the frame holds it) */
+    return op;
+}
+
+
 /* may a for loop in `code` iterate its module's dict? (rebuilder.in_dict_loop's
  * question asked of the whole code: it names a way to iterate a dict, or it
  * is a 3.9-3.11 comprehension); -1 on error.  Cached by code (bounded). */

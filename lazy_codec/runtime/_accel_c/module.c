@@ -102,6 +102,8 @@ accel_setup(PyObject *module, PyObject *config)
     TAKE(entry_name, "entry_name")
     TAKE(dict_iteration_names, "dict_iteration_names")
     TAKE(comprehensions, "comprehensions")
+    TAKE(child_store_code, "child_store_code")
+    TAKE(fromlist_code, "fromlist_code")
 #undef TAKE
     PyObject *kinds = take(config, "kinds");
     if (kinds == NULL)
@@ -130,16 +132,17 @@ accel_setup(PyObject *module, PyObject *config)
     PyObject *loads = PyDict_GetItemString(config, "simple_loads");
     PyObject *peeks = PyDict_GetItemString(config, "plain_peeks");
     PyObject *attribute_loads = PyDict_GetItemString(config, "attribute_loads");
+    PyObject *calls = PyDict_GetItemString(config, "calls");
     PyObject *extended = PyDict_GetItemString(config, "EXTENDED_ARG");
     if (!PyType_Check(S.live_keys_type) || loads == NULL || peeks == NULL || attribute_loads == NULL ||
-        extended == NULL) {
+        calls == NULL || extended == NULL || !PyCode_Check(S.child_store_code) || !PyCode_Check(S.fromlist_code)) {
         PyErr_SetString(PyExc_TypeError, "lazy_codec._accel.setup: LiveKeys, simple_loads, plain_peeks, "
-                                         "attribute_loads, EXTENDED_ARG");
+                                         "attribute_loads, calls, EXTENDED_ARG, child_store_code, fromlist_code");
         return NULL;
     }
     S.extended_arg = (int)PyLong_AsLong(extended);
     if (opcode_table(loads, S.simple_loads) < 0 || opcode_table(peeks, S.plain_peeks) < 0 ||
-        opcode_table(attribute_loads, S.attribute_loads) < 0)
+        opcode_table(attribute_loads, S.attribute_loads) < 0 || opcode_table(calls, S.calls) < 0)
         return NULL;
     PyTypeObject *lt = S.lazy_import;
     if (slot_offset(lt, "_name", &S.o_name) || slot_offset(lt, "_kind", &S.o_kind) ||
