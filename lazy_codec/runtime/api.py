@@ -434,7 +434,7 @@ def _accelerate() -> None:
     one contract: this namespace (setup fails on a missing or mistyped
     entry, and reads `controls` through its slots, never a global by name)"""
     global lazy_import, lazy_from, maybe_lazy_import, maybe_lazy_from
-    from lazy_codec.runtime import access, opcodes, resolution
+    from lazy_codec.runtime import access, opcodes, rebuilder, resolution
 
     accel.setup(
         {
@@ -459,6 +459,7 @@ def _accelerate() -> None:
             'bind': bind,
             'key_eq': lookup.key_eq,
             'key_hash': lookup.key_hash,
+            'rebuild_later': rebuilder.rebuild_later,
             'failed_first_use': failed_first_use,
             # what C compares with
             'runtime_globals': lookup.RUNTIME_GLOBALS,

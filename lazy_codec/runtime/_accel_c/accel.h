@@ -75,6 +75,7 @@ struct accel_state {
     PyObject *py_lazy_import, *py_lazy_from; /* the pure entry points */
     PyObject *py_maybe_lazy_import, *py_maybe_lazy_from;
     PyObject *py_bind, *py_key_eq, *py_key_hash;
+    PyObject *py_rebuild_later; /* rebuilder.rebuild_later */
     PyObject *py_failed_first_use; /* resolution.failed_first_use */
     PyTypeObject *live_keys_type; /* state.LiveKeys */
     PyObject *entry_name;
@@ -149,6 +150,11 @@ int key_by_hand_agrees(PyTypeObject *type);
 /* first_use.c: KeyBase_Type's compare and hash */
 PyObject *key_richcompare(PyObject *self, PyObject *other, int op);
 Py_hash_t key_hash(PyObject *self);
+int settle_checked(KeyObject *key, PyObject *name, PyObject *lazy, int may_change);
+
+/* attribute_loads.c: 1 settled or found, 2 (fromlist) not found, 0 Python's, -1 error */
+int attribute_load(KeyObject *key, PyObject *name);
+int fromlist_while_resolving(KeyObject *key);
 
 /* first_import.c */
 int first_import(KeyObject *key, PyObject *lazy, PyObject **out);

@@ -5,12 +5,11 @@
 
 /* The first use of a name, in C, when it is the common case: a LOAD_GLOBAL or
  * LOAD_NAME of a key bound by `lazy import m` / `lazy from m import x`, whose
- * module is imported and done, in a module dict that keeps other lazy names
- * (the last one's use starts the rebuilder: Python does it).  1: done, the
+ * module is imported and done (the last lazy name of a dict hands the dict
+ * to the Python rebuilder, as lookup.settle does).  1: done, the
  * lookup restarts and finds the value; 0: not the common case (nothing
  * changed); -1: error. */
 static int settle_held(KeyObject *key, PyObject *name, PyObject *lazy);
-static int settle_checked(KeyObject *key, PyObject *name, PyObject *lazy, int may_change);
 
 static int
 settle_fast(KeyObject *key, PyObject *name)
@@ -54,6 +53,26 @@ settle_held(KeyObject *key, PyObject *name, PyObject *lazy)
     return settle_checked(key, name, lazy, !iterates);
 }
 
+/* lookup.settle's end for a dict's last lazy name (the binding lock held):
+ * its LiveKeys out of the table, the dict given to the rebuilder.  1 or -1 */
+static int
+rebuild_later(PyObject *namespace)
+{
+    PyObject *id = PyLong_FromVoidPtr(namespace);
+    if (id == NULL)
+        return -1;
+    int gone = PyDict_DelItem(S.live_keys, id);
+    Py_DECREF(id);
+    if (gone < 0) {
+        if (!PyErr_ExceptionMatches(PyExc_KeyError))
+            return -1;
+        PyErr_Clear();
+    }
+    PyObject *done = PyObject_CallOneArg(S.py_rebuild_later, namespace);
+    Py_XDECREF(done);
+    return done == NULL ? -1 : 1;
+}
+
 /* `from m import x` resolving m's own lazy `x` (a re-export: `from pkg
  * import name`, every `from` of mode "all"): as 3.15's getattr on m does,
  * from the using frame, m's binding settled (may_change) or at least its
@@ -79,7 +98,7 @@ settle_nested(PyObject *module_dict, PyObject *attr, PyObject *lazy)
 
 /* the rest of settle_held, once the use is known to be a load: with
  * may_change, the dict's entry changed here (or not: 0, Python's) */
-static int
+int
 settle_checked(KeyObject *key, PyObject *name, PyObject *lazy, int may_change)
 {
     if (Py_TYPE(lazy) != S.lazy_import || (key->resolving && key->resolving != Py_None) ||
@@ -88,13 +107,12 @@ settle_checked(KeyObject *key, PyObject *name, PyObject *lazy, int may_change)
     if (SLOT(lazy, S.o_from) != Py_None || SLOT(lazy, S.o_attached) != Py_False ||
         SLOT(lazy, S.o_shown) != Py_None)
         return 0;
-    /* the change is Python's for a dict's last lazy name (the rebuilder)
-     * and in a loop that may iterate the dict (settled in place); C still
-     * imports then, from the using frame, and Python reruns the statement,
-     * which finds the module imported */
+    /* the change is Python's in a loop that may iterate the dict (settled in
+     * place); C still imports then, from the using frame, and Python reruns
+     * the statement, which finds the module imported */
     PyObject *live_count = SLOT(key->live, S.o_count);
     int changes = may_change && live_count != NULL && PyLong_CheckExact(live_count) &&
-                  PyLong_AsSsize_t(live_count) > 1;
+                  PyLong_AsSsize_t(live_count) > 0;
 
     PyObject *target = SLOT(lazy, S.o_name);
     PyObject *base = SLOT(lazy, S.o_base);
@@ -212,9 +230,9 @@ settle_checked(KeyObject *key, PyObject *name, PyObject *lazy, int may_change)
     PyObject *current = PyDict_GetItemWithError(namespace, (PyObject *)key);
     PyObject *live_now = key->live != NULL ? SLOT(key->live, S.o_count) : NULL;
     /* (checked again under the lock: another thread may have used a name of
-     * this dict meanwhile, and the last one's use is Python's) */
+     * this dict meanwhile) */
     if (current != NULL && key->lazy == lazy && live_now != NULL && PyLong_CheckExact(live_now) &&
-        PyLong_AsSsize_t(live_now) > 1) {
+        PyLong_AsSsize_t(live_now) > 0) {
         PyObject *plain = name;
         Py_INCREF(plain);
         if (!PyUnicode_CHECK_INTERNED(plain)) {
@@ -236,7 +254,7 @@ settle_checked(KeyObject *key, PyObject *name, PyObject *lazy, int may_change)
                 Py_SETREF(SLOT(key->live, S.o_count), count);
                 Py_INCREF(Py_None);
                 Py_SETREF(key->lazy, Py_None);
-                result = 1;
+                result = PyLong_AsSsize_t(count) > 0 ? 1 : rebuild_later(namespace);
             }
         }
         Py_XDECREF(plain);
@@ -248,124 +266,6 @@ settle_checked(KeyObject *key, PyObject *name, PyObject *lazy, int may_change)
     Py_DECREF(value);
     if (lock_release(got) < 0)
         return -1;
-    return result;
-}
-
-/* lookup.settle's end for a package's submodule that its own import's code
- * used (the key's `running`: the module being run, put in the entry): the
- * lazy object back in the entry if that import failed, so that the next use
- * tries again.  0, or -1 with an error set (the import's, if any, chained) */
-static int
-forget_running(KeyObject *key, PyObject *lazy, int failed)
-{
-    PyObject *type, *exc, *tb;
-    PyErr_Fetch(&type, &exc, &tb);
-    int got = lock_acquire();
-    int result = got <= 0 ? -1 : 0;
-    if (got > 0) {
-        busy++;
-        PyObject *current = PyDict_GetItemWithError(key->namespace, (PyObject *)key);
-        busy--;
-        if (current == NULL && PyErr_Occurred())
-            result = -1;
-        else if (failed && current == key->running) {
-            busy++; /* (found by identity: a plain hash, no compare) */
-            result = PyDict_SetItem(key->namespace, (PyObject *)key, lazy);
-            busy--;
-        }
-        Py_INCREF(Py_None);
-        Py_SETREF(key->running, Py_None);
-        if (lock_release(got) < 0)
-            result = -1;
-    }
-    if (result < 0) {
-        Py_XDECREF(type);
-        Py_XDECREF(exc);
-        Py_XDECREF(tb);
-        return -1;
-    }
-    PyErr_Restore(type, exc, tb);
-    return 0;
-}
-
-/* importlib's hasattr of a `from` (`from . import sub` in `sub`'s own
- * package) while this thread resolves the key: as before the binding
- * existed, no such name yet, until the submodule's import stores it
- * (lookup.key_eq's answer).  1 found, 2 not found, 0 not this case, -1 error */
-static int
-fromlist_while_resolving(KeyObject *key)
-{
-    if (!S.ready || key->resolving == NULL || !PyLong_CheckExact(key->resolving) || key->namespace == NULL)
-        return 0;
-    unsigned long resolving = PyLong_AsUnsignedLong(key->resolving);
-    if (resolving == (unsigned long)-1 && PyErr_Occurred())
-        return -1;
-    if (resolving != PyThread_get_thread_ident())
-        return 0;
-    PyCodeObject *code;
-    int op = running_op(&code);
-    if (op == -2)
-        return -1;
-    if (op < 0 || !S.calls[op] || (PyObject *)code != S.fromlist_code)
-        return 0;
-    busy++;
-    PyObject *value = PyDict_GetItemWithError(key->namespace, (PyObject *)key);
-    busy--;
-    if (value == NULL && PyErr_Occurred())
-        return -1;
-    return value != NULL && Py_TYPE(value) != S.lazy_import ? 1 : 2;
-}
-
-/* An attribute of a module whose binding is lazy, loaded (`mod.name`,
- * `from mod import name`, `pkg.sub` after `lazy import pkg.sub`): 3.15's
- * getattr on the module resolves it from the using frame (a warning's
- * stacklevel and sys._getframe name the use).  As settle_held does for a
- * name load; a package's submodule attached to it is imported here and its
- * binding left to Python, whose statement finds it imported.  1: settled
- * (the lookup restarts), 0: Python's (imported or not), -1: error */
-static int
-attribute_load(KeyObject *key, PyObject *name)
-{
-    if (!S.ready || Py_TYPE(key) != S.lazy_name || key->lazy == NULL || key->lazy == Py_None ||
-        (key->resolving && key->resolving != Py_None) || (key->running && key->running != Py_None) ||
-        key->namespace == NULL || !PyUnicode_CheckExact(name) || !plain_runtime())
-        return 0;
-    PyObject *lazy = key->lazy;
-    if (Py_TYPE(lazy) != S.lazy_import || SLOT(lazy, S.o_from) != Py_None || SLOT(lazy, S.o_shown) != Py_None)
-        return 0;
-    PyObject *lazy_globals = SLOT(lazy, S.o_globals);
-    if (!PyDict_CheckExact(lazy_globals) || !plain_import(lazy_globals))
-        return 0;
-    PyCodeObject *code;
-    int op = running_op(&code);
-    if (op == -2)
-        return -1;
-    /* (importlib's `from` of a package: hasattr(module, name), a load) */
-    if (op < 0 || !(S.attribute_loads[op] || (S.calls[op] && (PyObject *)code == S.fromlist_code)))
-        return 0;
-    /* held: the import runs Python code, which may let go of it */
-    Py_INCREF(lazy);
-    lookups++;
-    int result = 0;
-    if (SLOT(lazy, S.o_attached) == Py_False)
-        result = settle_checked(key, name, lazy, dict_entries_usable());
-    else {
-        int done = loaded(SLOT(lazy, S.o_name), NULL);
-        busy++;
-        PyObject *current = done == 0 ? PyDict_GetItemWithError(key->namespace, (PyObject *)key) : NULL;
-        busy--;
-        if (done < 0 || (current == NULL && PyErr_Occurred()))
-            result = -1;
-        else if (current == lazy) {
-            PyObject *value = NULL;
-            result = first_import(key, lazy, &value) < 0 ? -1 : 0;
-            Py_XDECREF(value);
-            if (key->running != NULL && key->running != Py_None && forget_running(key, lazy, result < 0) < 0)
-                result = -1;
-        }
-    }
-    lookups--;
-    Py_DECREF(lazy);
     return result;
 }
 
