@@ -49,6 +49,11 @@ KNOWN_DIFFERENCES = {
         'a replaced builtins.__import__ sees a dotted name reified one package at a '
         'time (3.15: one call with the whole name)'
     ),
+    'lazy_submodule_attached_to_package': (
+        'a lazy statement naming a submodule of an imported package binds a lazy object under '
+        "the submodule's name in the package's dict, which is how `pkg.sub` imports it, so dir() "
+        "and vars() list it until its first use (3.15's module attribute lookup needs no binding)"
+    ),
 }
 
 

@@ -208,3 +208,32 @@ print(' ', type(dict.get(d, 'json')).__name__, probe.loaded())
 """,
     files={'lib.py': SUBCLASS_LIB},
 )
+
+# a package's submodule that another module's lazy statement named, the
+# package imported (a documented difference: KNOWN_DIFFERENCES): 3.15 puts
+# nothing in the package's dict and resolves `pkg.sub` through its own module
+# attribute lookup; lazy_codec binds a lazy `sub` there (what makes `pkg.sub`
+# resolve), which dir() and vars() show until its first use
+_ATTACHED_USER = """{COOKIE}
+lazy from pkg.sub import Z
+lazy import pkg.sub2
+"""
+
+case(
+    'lazy_submodule_attached_to_package',
+    """\
+import probe
+import pkg
+import user
+def show(when):
+    public = sorted(n for n in dir(pkg) if not n.startswith('_'))
+    print(when, 'dir', public, 'vars', sorted(n for n in vars(pkg) if not n.startswith('_')))
+    print('  kinds', probe.kind(vars(pkg), 'sub'), probe.kind(vars(pkg), 'sub2'), probe.loaded())
+show('before')
+print('use', pkg.sub.Z, probe.loaded())
+show('after pkg.sub')
+print('use', user.Z, user.pkg.sub2.W, probe.loaded())
+show('after pkg.sub2')
+""",
+    files={'user.py': _ATTACHED_USER},
+)
