@@ -78,6 +78,13 @@ _HTTP_422 = (
     "Use 'HTTP_422_UNPROCESSABLE_CONTENT' instead."
 )
 
+# The probes' one documented difference, a rule rather than a list: a public name
+# that dir() gains in mode all here and not on 3.15, which the probe saw bound in the
+# module's dict to a lazy object lazy_codec attached for the submodule of that name
+# (probe.py: `attached`); the probe does not read such a name (`unread`), which 3.15's
+# dir() does not list (run.compare_package)
+PROBE_ATTACHED = 'lazy_submodule_attached_to_package'
+
 # scenario -> its documented differences
 DOCUMENTED = {
     'pydantic_models': [
@@ -122,6 +129,8 @@ def check(cases=None):
     """every entry names a case of its list: KNOWN_DIFFERENCES, or PURE_DIFFERENCES if pure"""
     cases = cases or case_names()
     bad = []
+    if PROBE_ATTACHED not in cases['KNOWN_DIFFERENCES']:
+        bad.append(f'probes: {PROBE_ATTACHED!r} is not in test_differential.KNOWN_DIFFERENCES')
     for scenario, entries in DOCUMENTED.items():
         for e in entries:
             where = 'PURE_DIFFERENCES' if e['pure'] else 'KNOWN_DIFFERENCES'

@@ -9,6 +9,13 @@ test modules), import each, and getattr every public name (`__all__` if the
 module has one, else the `dir()` names not starting with `_`).  Writes, for
 each module, whether it imported (else the exception) and which names failed
 (exception type and message).  Nothing here may need Python > 3.9.
+
+A `dir()` name bound in the module's dict to a lazy object that lazy_codec
+attached there (a submodule `MODULE.NAME` that a lazy statement named, which
+3.15 does not bind: tests/test_differential.py's
+lazy_submodule_attached_to_package) is recorded (`attached`) and, unless
+`__all__` names it, not read (`unread`): 3.15's dir() does not list it, so
+3.15 never reads it, and reading it here would import the submodule.
 """
 
 import importlib
@@ -25,6 +32,27 @@ def describe(exc):
     return {'type': type(exc).__name__, 'message': str(exc)[:500]}
 
 
+def attached_names(mod):
+    """the public dir() names bound in mod's dict to a lazy object of lazy_codec's that
+    stands for the submodule of that name, attached to the package (its `_attached`
+    slot; a peek at the dict, which resolves nothing)"""
+    namespace = getattr(mod, '__dict__', None)
+    if type(namespace) is not dict:
+        return []
+    out = []
+    for name in dir(mod):
+        if name.startswith('_'):
+            continue
+        value = namespace.get(name)
+        if (
+            type(value).__name__ == 'lazy_import'
+            and getattr(value, '_attached', False) is True
+            and repr(value) == f"<lazy_import '{mod.__name__}.{name}'>"
+        ):
+            out.append(name)
+    return sorted(out)
+
+
 def probe_module(mod):
     names = getattr(mod, '__all__', None)
     source = '__all__'
@@ -35,6 +63,8 @@ def probe_module(mod):
     if names is None:
         source = 'dir'
         names = sorted(n for n in dir(mod) if not n.startswith('_'))
+    unread = [n for n in attached_names(mod) if n in names] if source == 'dir' else []
+    names = [n for n in names if n not in unread]
     failed = {}
     for name in names:
         try:
@@ -42,7 +72,16 @@ def probe_module(mod):
         except BaseException as exc:  # noqa: B902 - SystemExit, KeyboardInterrupt too
             failed[name] = describe(exc)
     public = sorted(n for n in dir(mod) if not n.startswith('_'))
-    return {'names': len(names), 'source': source, 'failed': failed, 'all_names': public}
+    # (after the reads, as `all_names`)
+    attached = attached_names(mod)
+    return {
+        'names': len(names),
+        'source': source,
+        'failed': failed,
+        'all_names': public,
+        'attached': attached,
+        'unread': unread,
+    }
 
 
 def skipped(name):

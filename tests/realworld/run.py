@@ -349,18 +349,34 @@ def probe_items(data, version):
     return failures, names
 
 
+def probe_attached(data):
+    """{module: (attached, unread)}: the names probe.py saw bound to a lazy object that
+    lazy_codec attached to the package for the submodule of that name, and those of
+    them it did not read"""
+    if 'crashed' in data:
+        return {}
+    return {
+        module: (set(rec.get('attached', ())), set(rec.get('unread', ())))
+        for module, rec in data['modules'].items()
+        if 'failed' in rec
+    }
+
+
 def fmt_item(item):
     module, name = item
     return module if name is None else f'{module}:{name}'
 
 
 def compare_package(v_eager, v_all, o_eager, o_all, version):
-    """(counted differences, notes): lists of strings"""
+    """(counted differences, notes, documented): lists of strings. Documented: a name
+    that dir() gains in mode all here and not on 3.15, bound to a lazy object that
+    lazy_codec attached for that submodule (documented.PROBE_ATTACHED)"""
     fe, ne = probe_items(v_eager, version)
     fa, na = probe_items(v_all, version)
     ofe, one = probe_items(o_eager, ORACLE)
     ofa, ona = probe_items(o_all, ORACLE)
-    counted, notes = [], []
+    attached_all = probe_attached(v_all)
+    counted, notes, documented = [], [], []
     for item, err in sorted(fa.items(), key=lambda kv: (kv[0][0], kv[0][1] or '')):
         if item in ofa:
             if ofa[item].split(':')[0] != err.split(':')[0]:
@@ -392,10 +408,26 @@ def compare_package(v_eager, v_all, o_eager, o_all, version):
                 )
         for name in sorted(gained_here - gained_there):
             if name not in ona[module]:
-                counted.append(
+                text = (
                     f'{module}: dir() has {name!r} in mode all (3.15 all lacks it, {version} eager lacks it)'
                 )
-    return counted, notes
+                if name in attached_all.get(module, ((), ()))[0]:
+                    documented.append(
+                        f'{documented_differences.PROBE_ATTACHED}: {text}: '
+                        f'a lazy submodule {module}.{name} attached to the package'
+                    )
+                else:
+                    counted.append(text)
+    # what the probe did not read here: an attached submodule (3.15 binds nothing)
+    for module, (_, unread) in sorted(attached_all.items()):
+        for name in sorted(unread):
+            listed = name in ona.get(module, ())
+            there = 'lists it, so reads it: not compared' if listed else 'does not list it'
+            notes.append(
+                f'{module}:{name}: not read in mode all, a lazy submodule attached to the package '
+                f'({documented_differences.PROBE_ATTACHED}); 3.15 all {there}'
+            )
+    return counted, notes, documented
 
 
 # -- pip ------------------------------------------------------------------------------
@@ -879,7 +911,7 @@ def main(argv=None):
         unknown = [n for n in scenarios if n not in list_scenarios()]
         if unknown:
             raise SystemExit(f'no such scenario: {",".join(unknown)}')
-        documented_differences.check()  # each names a case of tests/test_differential.py
+    documented_differences.check()  # each names a case of tests/test_differential.py
     all_versions = versions + [ORACLE]
     git = run(['git', 'rev-parse', '--short', 'HEAD'], cwd=ROOT).stdout.strip()
     log(
@@ -1057,7 +1089,9 @@ def main(argv=None):
                     'notes': [str(oracle)[:2000]],
                 }
                 continue
-            counted, notes = compare_package(mine['normal'], mine['all'], oracle['normal'], oracle['all'], v)
+            counted, notes, documented = compare_package(
+                mine['normal'], mine['all'], oracle['normal'], oracle['all'], v
+            )
             modules = len(mine['all'].get('modules', {}))
             if all(m.get('import') for m in mine['normal'].get('modules', {}).values()) and mine[
                 'normal'
@@ -1072,6 +1106,7 @@ def main(argv=None):
                 'status': 'different' if counted else 'alike',
                 'modules': modules,
                 'differences': counted,
+                'documented': documented,
                 'notes': notes[:50],
             }
         if not args.no_pip:
@@ -1164,6 +1199,8 @@ def main(argv=None):
         for name, p in vr['packages'].items():
             for d in p.get('differences', []):
                 log(f'DIFF {v} package {name}: {d}')
+            for d in p.get('documented', []):
+                log(f'documented {v} package {name}: {d}')
         for command, p in vr['pip'].items():
             if p['status'] == 'different':
                 log(f'DIFF {v} pip {command}: here {p["here_all"]} / 3.15 {p["oracle_all"]}')
@@ -1185,7 +1222,7 @@ def main(argv=None):
                     log(f'note {v} scenario {name}: {d}')
     log('')
     header = (
-        f'{"version":8} {"packages alike/different/skipped":34} {"pip alike/different":20} '
+        f'{"version":8} {"packages alike/different/skipped (documented)":46} {"pip alike/different":20} '
         f'{"suites alike/different":22} {"scenarios alike/different/skipped (documented)":22}'
     )
     log(header)
@@ -1194,7 +1231,8 @@ def main(argv=None):
         st = [p['status'] for p in vr['packages'].values()]
         pip = [p['status'] for p in vr['pip'].values()]
         su = [s['status'] for s in vr['suites'].values()]
-        pk = f'{st.count("alike")}/{st.count("different")}/{st.count("skipped")}'
+        pd = sum(len(p.get('documented', [])) for p in vr['packages'].values())
+        pk = f'{st.count("alike")}/{st.count("different")}/{st.count("skipped")} ({pd})'
         pp = (
             (
                 f'{pip.count("alike") + pip.count("version-specific")}/{pip.count("different")}'
@@ -1207,7 +1245,7 @@ def main(argv=None):
         sc = [s['status'] for s in vr['scenarios'].values()]
         sd = sum(len(s.get('documented', [])) for s in vr['scenarios'].values())
         sn = f'{sc.count("alike")}/{sc.count("different")}/{sc.count("skipped")} ({sd})' if sc else '-'
-        log(f'{v:8} {pk:34} {pp:20} {ss:22} {sn}')
+        log(f'{v:8} {pk:46} {pp:20} {ss:22} {sn}')
     for name in suites:
         o = report['oracle']['suites'][name]
         log(
