@@ -14,8 +14,10 @@ A `dir()` name bound in the module's dict to a lazy object that lazy_codec
 attached there (a submodule `MODULE.NAME` that a lazy statement named, which
 3.15 does not bind: tests/test_differential.py's
 lazy_submodule_attached_to_package) is recorded (`attached`) and, unless
-`__all__` names it, not read (`unread`): 3.15's dir() does not list it, so
-3.15 never reads it, and reading it here would import the submodule.
+`__all__` names it, not read while it is still attached (`unread`): 3.15's
+dir() does not list it, so 3.15 never reads it, and reading it here would
+import the submodule (one that the reads of the other names imported is read
+after them).
 """
 
 import importlib
@@ -63,14 +65,21 @@ def probe_module(mod):
     if names is None:
         source = 'dir'
         names = sorted(n for n in dir(mod) if not n.startswith('_'))
-    unread = [n for n in attached_names(mod) if n in names] if source == 'dir' else []
-    names = [n for n in names if n not in unread]
+    skip = set(attached_names(mod)) & set(names) if source == 'dir' else set()
     failed = {}
-    for name in names:
-        try:
-            getattr(mod, name)
-        except BaseException as exc:  # noqa: B902 - SystemExit, KeyboardInterrupt too
-            failed[name] = describe(exc)
+
+    def read(names):
+        for name in names:
+            try:
+                getattr(mod, name)
+            except BaseException as exc:  # noqa: B902 - SystemExit, KeyboardInterrupt too
+                failed[name] = describe(exc)
+
+    read(n for n in names if n not in skip)
+    # a skipped name that the reads of the others imported (no longer attached) is read now
+    unread = sorted(skip & set(attached_names(mod)))
+    read(sorted(skip - set(unread)))
+    names = [n for n in names if n not in unread]
     public = sorted(n for n in dir(mod) if not n.startswith('_'))
     # (after the reads, as `all_names`)
     attached = attached_names(mod)

@@ -421,11 +421,10 @@ def compare_package(v_eager, v_all, o_eager, o_all, version):
     # what the probe did not read here: an attached submodule (3.15 binds nothing)
     for module, (_, unread) in sorted(attached_all.items()):
         for name in sorted(unread):
-            listed = name in ona.get(module, ())
-            there = 'lists it, so reads it: not compared' if listed else 'does not list it'
+            there = 'has' if name in ona.get(module, ()) else 'lacks'
             notes.append(
                 f'{module}:{name}: not read in mode all, a lazy submodule attached to the package '
-                f'({documented_differences.PROBE_ATTACHED}); 3.15 all {there}'
+                f"({documented_differences.PROBE_ATTACHED}); 3.15 all's dir() {there} it"
             )
     return counted, notes, documented
 
