@@ -173,9 +173,9 @@ _REEXPORT = (
     'lazy from framed_from_f import X as FFX\n'
     'lazy import pkgw.leaf\n'
 )
-case(
-    'first_use_frames_module_attribute',
-    """\
+# the uses both modes make (the lazy statements in reexport.py, or its
+# plain imports in mode "all")
+_ATTRIBUTE_USES = """\
 import os, warnings
 import reexport
 def show(message, category, filename, lineno, file=None, line=None):
@@ -188,6 +188,11 @@ in_function()
 print('module:', reexport.framed_f.X)
 from reexport import FFX
 print('from:', FFX)
+"""
+case(
+    'first_use_frames_module_attribute',
+    _ATTRIBUTE_USES
+    + """\
 from pkgw import leaf
 print('submodule:', leaf.X)
 import reexport2
@@ -206,20 +211,7 @@ print('lazy:', sorted(k for k, v in vars(reexport2).items() if type(v).__name__ 
 )
 case(
     'first_use_frames_module_attribute_mode_all',
-    """\
-import os, warnings
-import reexport
-def show(message, category, filename, lineno, file=None, line=None):
-    print('  warning:', message, 'at', os.path.basename(filename), lineno)
-warnings.showwarning = show
-warnings.simplefilter('always')
-def in_function():
-    print('function:', reexport.warned_f.X, reexport.WFX)
-in_function()
-print('module:', reexport.framed_f.X)
-from reexport import FFX
-print('from:', FFX)
-""",
+    _ATTRIBUTE_USES,
     files={
         **FILES,
         'reexport.py': 'import warned_f, framed_f\nfrom warned_from_f import X as WFX\n'

@@ -207,6 +207,18 @@ frame_globals_new(PyFrameObject *frame)
 #endif
 }
 
+/* the value under `key` itself in its namespace (borrowed), found by
+ * identity with `busy` set, so that no compare of ours runs; NULL when it
+ * is not there or on error (PyErr_Occurred tells) */
+static inline PyObject *
+bound_value(KeyObject *key)
+{
+    busy++;
+    PyObject *value = PyDict_GetItemWithError(key->namespace, (PyObject *)key);
+    busy--;
+    return value;
+}
+
 /* the value of `name` in a dict, or NULL (not there, or an error, cleared) */
 static inline PyObject *
 global_of(PyObject *globals, PyObject *name)

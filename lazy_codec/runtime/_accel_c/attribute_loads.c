@@ -16,9 +16,7 @@ forget_running(KeyObject *key, PyObject *lazy, int failed)
     int got = lock_acquire();
     int result = got <= 0 ? -1 : 0;
     if (got > 0) {
-        busy++;
-        PyObject *current = PyDict_GetItemWithError(key->namespace, (PyObject *)key);
-        busy--;
+        PyObject *current = bound_value(key);
         if (current == NULL && PyErr_Occurred())
             result = -1;
         else if (failed && current == key->running) {
@@ -61,9 +59,7 @@ fromlist_while_resolving(KeyObject *key)
         return -1;
     if (op < 0 || !S.calls[op] || (PyObject *)code != S.fromlist_code)
         return 0;
-    busy++;
-    PyObject *value = PyDict_GetItemWithError(key->namespace, (PyObject *)key);
-    busy--;
+    PyObject *value = bound_value(key);
     if (value == NULL && PyErr_Occurred())
         return -1;
     return value != NULL && Py_TYPE(value) != S.lazy_import ? 1 : 2;
@@ -104,9 +100,7 @@ attribute_load(KeyObject *key, PyObject *name)
         result = settle_checked(key, name, lazy, dict_entries_usable());
     else {
         int done = loaded(SLOT(lazy, S.o_name), NULL);
-        busy++;
-        PyObject *current = done == 0 ? PyDict_GetItemWithError(key->namespace, (PyObject *)key) : NULL;
-        busy--;
+        PyObject *current = done == 0 ? bound_value(key) : NULL;
         if (done < 0 || (current == NULL && PyErr_Occurred()))
             result = -1;
         else if (current == lazy) {

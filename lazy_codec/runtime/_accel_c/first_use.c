@@ -120,9 +120,7 @@ settle_checked(KeyObject *key, PyObject *name, PyObject *lazy, int may_change)
     if (!PyDict_CheckExact(lazy_globals) || !plain_import(lazy_globals))
         return 0;
     PyObject *submodule = SLOT(lazy, S.o_submodule);
-    busy++;
-    PyObject *stored = PyDict_GetItemWithError(key->namespace, (PyObject *)key);
-    busy--;
+    PyObject *stored = bound_value(key);
     if (stored == NULL)
         return PyErr_Occurred() ? -1 : 0;
     /* a store under the key replaced the value, not the key (importlib's
@@ -203,9 +201,7 @@ settle_checked(KeyObject *key, PyObject *name, PyObject *lazy, int may_change)
         /* not imported yet, or what its import must do next: import it,
          * if the entry still holds the lazy object (a store under the key
          * replaces the value, not the key: lookup.settle imports nothing then) */
-        busy++;
-        PyObject *current = PyDict_GetItemWithError(key->namespace, (PyObject *)key);
-        busy--;
+        PyObject *current = bound_value(key);
         if (current != lazy)
             return PyErr_Occurred() ? -1 : 0;
         int got = first_import(key, lazy, &value);
@@ -298,9 +294,7 @@ settled_in_place(KeyObject *key)
 {
     if (!S.ready || key->namespace == NULL || !PyDict_Check(key->namespace))
         return 0;
-    busy++;
-    PyObject *value = PyDict_GetItemWithError(key->namespace, (PyObject *)key);
-    busy--;
+    PyObject *value = bound_value(key);
     if (value == NULL && PyErr_Occurred())
         return -1;
     if (value != NULL && Py_TYPE(value) == S.lazy_import)
