@@ -42,8 +42,8 @@ import_fast(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int expl
         return got;
     int failed = pop_entry_name(namespace);
     PyObject *filename = frame_filename(frame);
-    PyObject *lineno = PyLong_FromSsize_t(line);
-    failed = failed || lineno == NULL;
+    PyObject *lineno = args[nargs]; /* (`line=`'s int, exact: plain_statement_frame) */
+    Py_INCREF(lineno);
     for (Py_ssize_t i = 0; !failed && i < nargs; i++) {
         PyObject *name = PyTuple_GET_ITEM(args[i], 0), *asname = PyTuple_GET_ITEM(args[i], 1);
         Py_ssize_t dot = PyUnicode_FindChar(name, '.', 0, PyUnicode_GET_LENGTH(name), 1);
@@ -187,7 +187,8 @@ from_fast(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int explic
         }
     }
     PyObject *filename = frame_filename(frame);
-    PyObject *lineno = PyLong_FromSsize_t(line);
+    PyObject *lineno = args[nargs]; /* (`line=`'s int, exact: plain_statement_frame) */
+    Py_INCREF(lineno);
     PyObject *dots = PyUnicode_New(level, '.');
     if (dots != NULL)
         for (Py_ssize_t i = 0; i < level; i++)
