@@ -43,10 +43,15 @@ LOADED_AT_START = (
     'lookup',
     'api',
 )
+# those of them that wait, with the C accelerator, until something it hands
+# to Python needs them (api._on_demand, lazy.load_on_demand): a program whose
+# lazy statements and first uses the accelerator does alone never loads them
+LOADED_ON_DEMAND = ('rebuilder', 'resolution', 'lookup')
 
 
 def load() -> None:
-    """load the runtime (LOADED_AT_START), each module from its cached
+    """load the runtime (LOADED_AT_START, less LOADED_ON_DEMAND with the
+    accelerator), each module from its cached
     bytecode where that is up to date: read, checked against its source's
     size and time, and run, as importlib's source loader does, but without
     the Python layers of the import system between (finding, the spec, the
@@ -58,8 +63,43 @@ def load() -> None:
     for its name, with its spec marked initializing meanwhile."""
     for name in LOADED_AT_START:
         fullname = f'{__name__}.{name}'
+        if name in LOADED_ON_DEMAND and sys.modules[f'{__name__}.state'].accel is not None:
+            continue
         if fullname not in sys.modules:
             _load_cached(fullname, name)
+
+
+# what the accelerator takes at its first need of it, by the name it asks:
+# (module of LOADED_ON_DEMAND, attribute)
+_ON_DEMAND = {
+    'key_eq': ('lookup', 'key_eq'),
+    'key_hash': ('lookup', 'key_hash'),
+    'rebuild_later': ('rebuilder', 'rebuild_later'),
+    'failed_first_use': ('resolution', 'failed_first_use'),
+    'DoneWatch': ('resolution', '_DoneWatch'),
+}
+
+
+def on_demand(name: str):
+    """what the accelerator asks by `name` (_ON_DEMAND), its module loaded"""
+    module, attribute = _ON_DEMAND[name]
+    return getattr(load_on_demand(module), attribute)
+
+
+def load_on_demand(name: str):
+    """the runtime's module `name` (one of LOADED_ON_DEMAND), loaded as
+    load() loads a module if it is not yet, with its modules below; once
+    done, when another thread is loading it (its first need may come in
+    several threads at once)"""
+    for below in LOADED_AT_START[: LOADED_AT_START.index(name) + 1]:
+        fullname = f'{__name__}.{below}'
+        module = sys.modules.get(fullname)
+        if module is None:
+            _load_cached_on_demand(fullname, below, _START_BUILTINS)
+        elif getattr(getattr(module, '__spec__', None), '_initializing', False):
+            with _bootstrap._ModuleLockManager(fullname):
+                pass  # (held by the thread that loads it; this one's own: re-entrant)
+    return sys.modules[f'{__name__}.{name}']
 
 
 _bootstrap = sys.modules['_frozen_importlib']
@@ -67,7 +107,7 @@ _external = sys.modules['_frozen_importlib_external']
 _HERE = __path__[0]
 
 
-def _load_cached(fullname: str, name: str) -> None:
+def _load_cached(fullname: str, name: str, builtins: 'dict | None' = None) -> None:
     source = _external._path_join(_HERE, name + '.py')
     try:
         cached = _external.cache_from_source(source)
@@ -89,6 +129,8 @@ def _load_cached(fullname: str, name: str) -> None:
         if fullname in sys.modules:
             return  # (another thread loaded it meanwhile)
         module = _bootstrap.module_from_spec(spec)
+        if builtins is not None:
+            module.__dict__['__builtins__'] = builtins
         spec._initializing = True
         sys.modules[fullname] = module
         try:
@@ -99,3 +141,19 @@ def _load_cached(fullname: str, name: str) -> None:
         finally:
             spec._initializing = False
         setattr(sys.modules[__name__], name, module)
+
+
+# The builtins a module loaded on demand runs with: those of the runtime's
+# start.  By then a program may have put its own `__import__` in builtins
+# (3.15's test_lazy_import does, one that accepts one name), through which
+# the module's own imports would go; at the start they went through the
+# interpreter's (or through a hook the program had already installed).
+# A copy: a module's `__builtins__` is its own, the interpreter's stay as
+# they are.  (A module whose cache is stale is imported as any module is,
+# through builtins as they are then.)
+_START_BUILTINS = dict(vars(sys.modules['builtins']))
+# and _load_cached with them for its own frame too: `open_code` imports `_io`
+# through the builtins of the frame that calls it
+_load_cached_on_demand = type(load)(  # type: ignore[misc]
+    _load_cached.__code__, {**globals(), '__builtins__': _START_BUILTINS}
+)  # (a FunctionType: `types` is not imported)

@@ -7,16 +7,18 @@ a lazy binding is made by lazy_codec.runtime.binding, resolved by
 lazy_codec.runtime.resolution when lazy_codec.runtime.lookup sees a load, and
 the submodules it names are attached by lazy_codec.runtime.resolution.  This
 module loads the whole runtime (lookup, resolution: they complete the key
-and lazy object types).
+and lazy object types), except with the C accelerator, which loads lookup,
+resolution and the rebuilder at their first need (lazy_codec.runtime.on_demand).
 """
 
 import sys
 from _operator import index as _index
 
 from lazy_codec.rewrite import ENTRY_NAME, ENTRY_POINTS
-from lazy_codec.runtime import lookup, state
+from lazy_codec.runtime import lazy as lazy_objects
+from lazy_codec.runtime import load_on_demand, on_demand, state
 from lazy_codec.runtime.access import at_module_level
-from lazy_codec.runtime.binding import bind, bind_where_stored
+from lazy_codec.runtime.binding import LazyName, bind, bind_where_stored
 from lazy_codec.runtime.lazy import (
     DUNDER,
     FROM,
@@ -27,8 +29,13 @@ from lazy_codec.runtime.lazy import (
     new_lazy,
     projection,
 )
-from lazy_codec.runtime.resolution import attach, attach_submodules, failed_first_use, statement_code
 from lazy_codec.runtime.state import accel, controls, initializing, lazy_modules, loaded
+
+if accel is None:
+    # the pure runtime: lookup gives the keys their compare and hash as it
+    # loads, and loads resolution, which completes the lazy object type
+    from lazy_codec.runtime import lookup  # noqa: F401
+lazy_objects.load_on_demand = load_on_demand
 
 _getframe = sys._getframe
 _MISSING = object()
@@ -99,7 +106,7 @@ def _lazy_here(frame, name: str, fromlist, explicit: bool) -> bool:
 
 def _eager(frame, statement: str, line: int) -> None:
     """run `statement` as the plain import it is, where it is written"""
-    code = statement_code(statement, frame.f_code.co_filename, line)
+    code = load_on_demand('resolution').statement_code(statement, frame.f_code.co_filename, line)
     exec(code, frame.f_globals, frame.f_locals)
 
 
@@ -162,7 +169,7 @@ def _import(frame, aliases, explicit: bool, line: int) -> None:
         if not loaded(dotted):
             lazy_modules.add(dotted)
             if '.' in dotted:
-                attach_submodules(dotted, lazy)
+                load_on_demand('resolution').attach_submodules(dotted, lazy)
         bind(namespace, bound, lazy)
 
 
@@ -188,7 +195,8 @@ def _from(frame, module: str, level: int, aliases, explicit: bool, line: int) ->
     if not loaded(base):
         lazy_modules.add(base)
         if '.' in base:
-            attach_submodules(base, new_lazy(ORIGIN, base, '', frame.f_globals, filename, line))
+            origin = new_lazy(ORIGIN, base, '', frame.f_globals, filename, line)
+            load_on_demand('resolution').attach_submodules(base, origin)
     # 3.15 binds at once what an imported module's dict already has (never
     # its module __getattr__, which could read names still being resolved)
     loaded_dict = getattr(imported, '__dict__', None) if imported is not None else None
@@ -208,7 +216,8 @@ def _from(frame, module: str, level: int, aliases, explicit: bool, line: int) ->
             ):
                 # a submodule imported, then deleted from its package: 3.15
                 # makes `pkg.sub` reach it again
-                attach(imported, attr, full, new_lazy(ORIGIN, full, '', frame.f_globals, filename, line))
+                origin = new_lazy(ORIGIN, full, '', frame.f_globals, filename, line)
+                load_on_demand('resolution').attach(imported, attr, full, origin)
         lazy = new_lazy(
             FROM,
             full,
@@ -292,7 +301,7 @@ def dunder_lazy_import(frame, args: tuple, kwargs: dict):
         if not loaded(module):
             lazy_modules.add(module)
     if '.' in base:
-        attach_submodules(base, lazy)
+        load_on_demand('resolution').attach_submodules(base, lazy)
     bind_where_stored(lazy, frame)
     return lazy
 
@@ -434,7 +443,7 @@ def _accelerate() -> None:
     one contract: this namespace (setup fails on a missing or mistyped
     entry, and reads `controls` through its slots, never a global by name)"""
     global lazy_import, lazy_from, maybe_lazy_import, maybe_lazy_from
-    from lazy_codec.runtime import access, opcodes, rebuilder, resolution
+    from lazy_codec.runtime import access, opcodes
 
     accel.setup(
         {
@@ -446,23 +455,19 @@ def _accelerate() -> None:
             'waiting_children': state.waiting_children,
             'waiting_origin': state.waiting_origin,
             # the types C makes or recognises
-            'LazyName': lookup.LazyName,
+            'LazyName': LazyName,
             'LazyImportType': LazyImportType,
             'LiveKeys': state.LiveKeys,
-            'ModuleSpec': resolution._ModuleSpec,
-            'DoneWatch': resolution._DoneWatch,
+            'ModuleSpec': sys.modules['_frozen_importlib'].ModuleSpec,
             # the Python twins C hands the rest to
             'lazy_import': lazy_import,
             'lazy_from': lazy_from,
             'maybe_lazy_import': maybe_lazy_import,
             'maybe_lazy_from': maybe_lazy_from,
             'bind': bind,
-            'key_eq': lookup.key_eq,
-            'key_hash': lookup.key_hash,
-            'rebuild_later': rebuilder.rebuild_later,
-            'failed_first_use': failed_first_use,
+            'on_demand': on_demand,  # (key_eq, key_hash, rebuild_later, failed_first_use, DoneWatch)
             # what C compares with
-            'runtime_globals': lookup.RUNTIME_GLOBALS,
+            'runtime_globals': state.runtime_globals,
             'our_hooks': (__lazy_import__, _PTH_LAZY_IMPORT, _NATIVE_LAZY_IMPORT),
             'builtin_import': __import__('builtins').__import__,
             'entry_name': ENTRY_NAME,

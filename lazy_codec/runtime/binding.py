@@ -17,8 +17,17 @@ from _operator import methodcaller
 
 from lazy_codec.runtime.access import ModuleType, store_after_call
 from lazy_codec.runtime.lazy import LazyImportType
-from lazy_codec.runtime.state import LiveKeys, accel, binding_lock, controls, live_keys, live_keys_of
+from lazy_codec.runtime.state import (
+    LiveKeys,
+    accel,
+    binding_lock,
+    controls,
+    live_keys,
+    live_keys_of,
+    runtime_globals,
+)
 
+runtime_globals.append(globals())  # (see state.runtime_globals)
 TYPE_CHECKING = False  # (mypy reads `if TYPE_CHECKING:` blocks as true; typing is not imported)
 
 # the key's base: with the accelerator, a str whose compare and hash are in C

@@ -22,6 +22,8 @@ except NameError:
 
 TYPE_CHECKING = False  # (mypy reads `if TYPE_CHECKING:` blocks as true; typing is not imported)
 if TYPE_CHECKING:
+    from typing import Callable
+
     from lazy_codec.runtime.binding import LazyName
 _getframe = sys._getframe
 _MISSING = object()
@@ -200,12 +202,34 @@ def new_lazy(
     return lazy
 
 
+# what loads a module above this one at its first need (api gives it:
+# lazy_codec.runtime.load_on_demand).  With the accelerator, resolution is
+# one: a lazy object resolved or read by hand (a peek's) before any first use
+# needed it loads it here
+load_on_demand: 'Callable[[str], object] | None' = None
+
+
+def _complete() -> None:
+    """load resolution, which completes the type (give_behaviour)"""
+    if load_on_demand is not None:
+        load_on_demand('resolution')
+    if _resolve is _not_complete:
+        raise RuntimeError('lazy_codec.runtime.resolution is not loaded')
+
+
 def _not_complete(lazy):
-    raise RuntimeError('lazy_codec.runtime.resolution is not loaded')  # (api loads it)
+    _complete()
+    return _resolve(lazy)
+
+
+def _first_getattr(self, name):
+    _complete()
+    return LazyImportType.__getattr__(self, name)  # type: ignore[attr-defined]  # (resolution's now)
 
 
 # what resolving a lazy object runs (resolution.resolve, once given)
 _resolve = _not_complete
+LazyImportType.__getattr__ = _first_getattr  # type: ignore[attr-defined]
 
 
 def give_behaviour(resolve, getattr_) -> None:

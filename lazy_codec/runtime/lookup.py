@@ -13,7 +13,6 @@ Once a module's last lazy name is gone its dict is rebuilt
 import sys
 from _thread import get_ident
 
-from lazy_codec.runtime import binding, rebuilder
 from lazy_codec.runtime.access import (
     ATTRIBUTE_LOADS,
     NAME_LOADS,
@@ -48,6 +47,7 @@ from lazy_codec.runtime.state import (
     live_keys,
     live_keys_of,
     lookup_codes,
+    runtime_globals,
     statement_code_ids,
 )
 
@@ -55,13 +55,10 @@ _getframe = sys._getframe
 _str_eq = str.__eq__
 _MISSING = object()
 _HANDLE_FROMLIST_CODE = sys.modules['_frozen_importlib']._handle_fromlist.__code__
-# the modules whose own dict operations hash lazy keys (settle, bind,
-# replace_key, the rebuilder's): they never read a key, so the hash answers
-# them at once (C is given the same tuple)
-RUNTIME_GLOBALS = (globals(), vars(binding), vars(rebuilder))
+runtime_globals.append(globals())  # (see state.runtime_globals)
 
 
-def key_hash(self, _getframe=_getframe, _str_hash=str.__hash__, _ours=RUNTIME_GLOBALS):
+def key_hash(self, _getframe=_getframe, _str_hash=str.__hash__, _ours=runtime_globals):
     """a lazy key's hash (the name's)"""
     # Called only when this key object itself is looked up (a plain name
     # has its own hash): `from m import *` and `getattr(m, k) for k in

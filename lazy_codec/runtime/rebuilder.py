@@ -22,7 +22,9 @@ from lazy_codec.runtime.access import COMPREHENSIONS, DICT_ITERATION_NAMES, Fram
 from lazy_codec.runtime.binding import EscapedName, LazyName, in_one_call, plain_key
 from lazy_codec.runtime.lazy import LazyImportType
 from lazy_codec.runtime.opcodes import EXTENDED_ARG, FOR_ITER
-from lazy_codec.runtime.state import accel, binding_lock, dirty, lookup_codes, unswapped
+from lazy_codec.runtime.state import accel, binding_lock, dirty, lookup_codes, runtime_globals, unswapped
+
+runtime_globals.append(globals())  # (see state.runtime_globals)
 
 # -- the loops that may iterate a module's dict (a rebuild waits for them; the
 # pure runtime's first use asks too: the accelerator changes entries in place)

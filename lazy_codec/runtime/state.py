@@ -179,3 +179,10 @@ statement_code_ids: set = set()
 # loads: a thread with a frame of it is inside a dict lookup, and the
 # rebuilder must not free that dict's table meanwhile
 lookup_codes: set = set()
+# the globals of the modules whose own dict operations hash lazy keys
+# (binding's, the rebuilder's, lookup's: settle, bind, replace_key, a
+# rebuild), each put here when its module loads: they never read a key, so a
+# key's hash answers them at once (C reads the same list).  With the
+# accelerator the rebuilder and lookup load at their first need, so the list
+# grows; nothing is removed
+runtime_globals: list = []

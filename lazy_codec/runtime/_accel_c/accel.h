@@ -63,20 +63,26 @@ struct accel_state {
     PyTypeObject *lazy_name;   /* keys.LazyName (a subclass of KeyBase) */
     PyTypeObject *lazy_import; /* lazy.LazyImportType */
     PyObject *controls;        /* state.controls: mode, filter, recorder (its slots) */
-    PyObject *runtime_globals; /* lookup.RUNTIME_GLOBALS: whose dict operations hash keys */
+    PyObject *runtime_globals; /* state.runtime_globals (a list): whose dict operations hash keys */
     PyObject *live_keys;        /* state.live_keys */
     PyObject *lazy_modules;     /* state.lazy_modules */
     PyObject *waiting_children; /* state.waiting_children */
     PyObject *waiting_origin;   /* state.waiting_origin */
-    PyTypeObject *module_spec, *done_watch; /* importlib's ModuleSpec, resolution._DoneWatch */
+    PyTypeObject *module_spec; /* importlib's ModuleSpec */
     PyObject *lock_acquire, *lock_release; /* state.binding_lock's */
     PyObject *our_hooks;        /* the __lazy_import__ objects that are ours */
     PyObject *builtin_import;   /* the interpreter's own __import__ */
     PyObject *py_lazy_import, *py_lazy_from; /* the pure entry points */
     PyObject *py_maybe_lazy_import, *py_maybe_lazy_from;
-    PyObject *py_bind, *py_key_eq, *py_key_hash;
-    PyObject *py_rebuild_later; /* rebuilder.rebuild_later */
-    PyObject *py_failed_first_use; /* resolution.failed_first_use */
+    PyObject *py_bind;
+    /* api._on_demand: what the next fields are loaded by, at their first
+     * need (their modules, lookup, rebuilder and resolution, are not loaded
+     * at the runtime's start with the accelerator); NULL until then */
+    PyObject *on_demand;
+    PyObject *py_key_eq, *py_key_hash;     /* lookup's */
+    PyObject *py_rebuild_later;            /* rebuilder.rebuild_later */
+    PyObject *py_failed_first_use;         /* resolution.failed_first_use */
+    PyTypeObject *done_watch;              /* resolution._DoneWatch */
     PyTypeObject *live_keys_type; /* state.LiveKeys */
     PyObject *entry_name;
     PyObject *kind_import, *kind_from, *kind_origin; /* lazy.IMPORT, FROM, ORIGIN: `_kind` values */
@@ -170,6 +176,7 @@ PyObject *frame_filename(PyFrameObject *frame);
 
 /* state.c */
 int initializing(PyObject *module);
+PyObject *on_demand(PyObject **field, const char *name);
 int loaded(PyObject *name, PyObject **found);
 int plain_import(PyObject *globals);
 int lock_acquire(void);

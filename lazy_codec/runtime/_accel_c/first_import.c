@@ -81,7 +81,8 @@ reraise_shaped(PyObject *lazy)
     }
     Py_XDECREF(type);
     Py_XDECREF(tb);
-    PyObject *shaped = PyObject_CallFunctionObjArgs(S.py_failed_first_use, lazy, exc, NULL);
+    PyObject *failed_first_use = on_demand(&S.py_failed_first_use, "failed_first_use");
+    PyObject *shaped = failed_first_use ? PyObject_CallFunctionObjArgs(failed_first_use, lazy, exc, NULL) : NULL;
     Py_DECREF(exc);
     if (shaped != NULL) {
         PyObject *shaped_type = (PyObject *)Py_TYPE(shaped);

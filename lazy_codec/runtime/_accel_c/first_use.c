@@ -68,7 +68,8 @@ rebuild_later(PyObject *namespace)
             return -1;
         PyErr_Clear();
     }
-    PyObject *done = PyObject_CallOneArg(S.py_rebuild_later, namespace);
+    PyObject *rebuild_later = on_demand(&S.py_rebuild_later, "rebuild_later");
+    PyObject *done = rebuild_later ? PyObject_CallOneArg(rebuild_later, namespace) : NULL;
     Py_XDECREF(done);
     return done == NULL ? -1 : 1;
 }
@@ -350,7 +351,8 @@ key_richcompare(PyObject *self, PyObject *other, int op)
         if (done)
             return PyBool_FromLong(done == 1);
     }
-    PyObject *answer = PyObject_CallFunctionObjArgs(S.py_key_eq, self, other, NULL);
+    PyObject *key_eq = on_demand(&S.py_key_eq, "key_eq");
+    PyObject *answer = key_eq ? PyObject_CallFunctionObjArgs(key_eq, self, other, NULL) : NULL;
     if (answer == NULL || op == Py_EQ)
         return answer;
     int truth = PyObject_IsTrue(answer);
@@ -369,12 +371,13 @@ key_hash(PyObject *self)
         return PyUnicode_Type.tp_hash(self);
     PyObject *globals = frame_globals_new(frame);
     int ours = 0;
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(S.runtime_globals); i++)
-        ours |= globals == PyTuple_GET_ITEM(S.runtime_globals, i);
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(S.runtime_globals); i++)
+        ours |= globals == PyList_GET_ITEM(S.runtime_globals, i);
     Py_DECREF(globals);
     if (ours)
         return PyUnicode_Type.tp_hash(self);
-    PyObject *hashed = PyObject_CallOneArg(S.py_key_hash, self);
+    PyObject *py_key_hash = on_demand(&S.py_key_hash, "key_hash");
+    PyObject *hashed = py_key_hash ? PyObject_CallOneArg(py_key_hash, self) : NULL;
     if (hashed == NULL)
         return -1;
     Py_hash_t hash = PyLong_AsSsize_t(hashed);

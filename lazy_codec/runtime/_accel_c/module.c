@@ -87,7 +87,6 @@ accel_setup(PyObject *module, PyObject *config)
     TAKE(waiting_children, "waiting_children")
     TAKE(waiting_origin, "waiting_origin")
     TAKE(module_spec, "ModuleSpec")
-    TAKE(done_watch, "DoneWatch")
     TAKE(our_hooks, "our_hooks")
     TAKE(builtin_import, "builtin_import")
     TAKE(py_lazy_import, "lazy_import")
@@ -96,10 +95,7 @@ accel_setup(PyObject *module, PyObject *config)
     TAKE(py_maybe_lazy_from, "maybe_lazy_from")
     TAKE(py_bind, "bind")
     TAKE(live_keys_type, "LiveKeys")
-    TAKE(py_key_eq, "key_eq")
-    TAKE(py_key_hash, "key_hash")
-    TAKE(py_rebuild_later, "rebuild_later")
-    TAKE(py_failed_first_use, "failed_first_use")
+    TAKE(on_demand, "on_demand")
     TAKE(entry_name, "entry_name")
     TAKE(dict_iteration_names, "dict_iteration_names")
     TAKE(comprehensions, "comprehensions")
@@ -125,7 +121,7 @@ accel_setup(PyObject *module, PyObject *config)
     if (S.lock_acquire == NULL || S.lock_release == NULL)
         return NULL;
     if (!PyType_Check(S.lazy_name) || !PyType_IsSubtype(S.lazy_name, &KeyBase_Type) ||
-        !PyType_Check(S.lazy_import) || !PyTuple_Check(S.runtime_globals) || !PyDict_Check(S.live_keys) || !PySet_Check(S.lazy_modules) ||
+        !PyType_Check(S.lazy_import) || !PyList_Check(S.runtime_globals) || !PyDict_Check(S.live_keys) || !PySet_Check(S.lazy_modules) ||
         !PyDict_Check(S.waiting_children) || !PyAnySet_Check(S.dict_iteration_names)) {
         PyErr_SetString(PyExc_TypeError, "lazy_codec._accel.setup: unexpected types");
         return NULL;

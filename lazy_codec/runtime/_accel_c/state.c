@@ -13,6 +13,24 @@ clear_if_exception(void)
     return 0;
 }
 
+/* *field, loaded by S.on_demand(name) if it is not yet (borrowed; NULL with
+ * an error set).  Two threads may both load it: the first kept, as the
+ * module it comes from is loaded once */
+PyObject *
+on_demand(PyObject **field, const char *name)
+{
+    if (*field != NULL)
+        return *field;
+    PyObject *found = PyObject_CallFunction(S.on_demand, "s", name);
+    if (found == NULL)
+        return NULL;
+    if (*field == NULL)
+        *field = found;
+    else
+        Py_DECREF(found);
+    return *field;
+}
+
 /* state.initializing: its spec's `_initializing` is anything but False;
  * an Exception while asking counts as not running, as there; 1 running,
  * 0 not, -1 another error (set) */
