@@ -19,6 +19,8 @@ modules import one way (tests/test_layers.py holds them to it).
     api          the entry points of rewritten code, 3.15's controls
                  (sys.set_lazy_imports, the filter, __lazy_import__) and the
                  names it gives sys, types and builtins; it loads the rest
+                 (with the accelerator, the rebuilder, resolution and lookup
+                 wait for a first need of them: LOADED_ON_DEMAND)
     accelerator  which runtime runs, for the tools (the choice is
                  state.accel: the optional C accelerator, _accel_c/, does
                  the common case of a statement and of a first use in C and
