@@ -93,6 +93,9 @@ def load_on_demand(name: str):
     load() loads a module if it is not yet, with its modules below; once
     done, when another thread is loading it (its first need may come in
     several threads at once)"""
+    module = _ready.get(name)
+    if module is not None:
+        return module
     for below in LOADED_AT_START[: LOADED_AT_START.index(name) + 1]:
         fullname = f'{__name__}.{below}'
         module = sys.modules.get(fullname)
@@ -101,7 +104,15 @@ def load_on_demand(name: str):
         elif getattr(getattr(module, '__spec__', None), '_initializing', False):
             with _bootstrap._ModuleLockManager(fullname):
                 pass  # (held by the thread that loads it; this one's own: re-entrant)
-    return sys.modules[f'{__name__}.{name}']
+    module = sys.modules[f'{__name__}.{name}']
+    if not getattr(module.__spec__, '_initializing', False):
+        _ready[name] = module
+    return module
+
+
+# the modules of LOADED_ON_DEMAND that load_on_demand found loaded and done
+# (the pure paths of api ask at each statement that attaches a submodule)
+_ready: dict = {}
 
 
 _bootstrap = sys.modules['_frozen_importlib']
