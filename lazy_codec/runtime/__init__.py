@@ -46,7 +46,7 @@ LOADED_AT_START = (
     'api',
 )
 # those of them that wait, with the C accelerator, until something it hands
-# to Python needs them (api._on_demand, lazy.load_on_demand): a program whose
+# to Python needs them (on_demand below, lazy.load_on_demand): a program whose
 # lazy statements and first uses the accelerator does alone never loads them
 LOADED_ON_DEMAND = ('rebuilder', 'resolution', 'lookup')
 

@@ -15,7 +15,7 @@
  * runtime's `in_one_call`, they rely on the GIL (free-threaded builds use the
  * pure runtime).  `busy` is set while this file's own dict operations run
  * in this thread: a lazy key compared or hashed then answers as a plain str,
- * as the runtime's own peeks do in Python (lookup._in_runtime, lookup.RUNTIME_GLOBALS).
+ * as the runtime's own peeks do in Python (lookup._in_runtime, state.runtime_globals).
  */
 #ifndef LAZY_CODEC_ACCEL_H
 #define LAZY_CODEC_ACCEL_H
@@ -75,7 +75,7 @@ struct accel_state {
     PyObject *py_lazy_import, *py_lazy_from; /* the pure entry points */
     PyObject *py_maybe_lazy_import, *py_maybe_lazy_from;
     PyObject *py_bind;
-    /* api._on_demand: what the next fields are loaded by, at their first
+    /* lazy_codec.runtime.on_demand: what the next fields are loaded by, at their first
      * need (their modules, lookup, rebuilder and resolution, are not loaded
      * at the runtime's start with the accelerator); NULL until then */
     PyObject *on_demand;
