@@ -14,18 +14,22 @@ from lazy_codec.runtime.opcodes import (
     CALL_FUNCTION_EX,
     CALL_INTRINSIC_1,
     CALLS,
+    CONTAINS_OP,
     IMPORT_STAR,
     LOAD_ATTR,
     LOAD_CONST,
     LOAD_GLOBAL,
     LOAD_METHOD,
     LOAD_NAME,
+    LOCAL_LOADS,
     PSEUDO,
+    PUSH_TWO,
     RETURN_VALUE,
     STORE_ATTR,
     STORE_GLOBAL,
     STORE_NAME,
     STORE_SUBSCR,
+    UNBOUND,
     attribute_name,
     callee_instruction,
     current_offset,
@@ -34,6 +38,7 @@ from lazy_codec.runtime.opcodes import (
     name_of,
     opcodes_named,
     producer,
+    value_loaded,
 )
 
 # types.ModuleType and types.FrameType, without importing `types` (3.15's
@@ -81,17 +86,13 @@ _PEEKS = opcodes_named((
 # (not UNPACK_SEQUENCE, UNPACK_EX, LIST_EXTEND, SET_UPDATE: `a, b = it`,
 # `[*it]`, `{*it}` look no key up themselves; a lookup under them is their
 # iterator's, a C caller such as map over getattr, which 3.15 resolves.
-# `x in it` stays a peek: `'x' in globals()` is one, and telling the two
-# apart would take the runtime's Python for every `in` that finds a lazy key)
+# `x in it` is a peek unless `it` is one of the iterators that call a
+# function per item (tests_calling_iterator): `'x' in globals()` is a peek)
 # the peeks whose result is the value found: a subscript (3.14: BINARY_OP 26)
 _SUBSCRIPTS = opcodes_named(('BINARY_SUBSCR', 'BINARY_OP'))
 # the peeks where a lazy key's compare only answers "equal": lookup_kind
 # says PEEK, hands_value_out says no (the C accelerator answers them itself)
 PLAIN_PEEKS = _PEEKS - _SUBSCRIPTS
-_LOCAL_LOADS = opcodes_named(
-    ('LOAD_FAST', 'LOAD_DEREF', 'LOAD_FAST_CHECK', 'LOAD_FAST_BORROW', 'LOAD_CLASSDEREF')
-)
-_DEREF_LOADS = opcodes_named(('LOAD_DEREF', 'LOAD_CLASSDEREF'))
 # the loads whose name is looked up in the frame's own namespaces
 NAME_LOADS = frozenset((LOAD_GLOBAL, LOAD_NAME))
 # the loads of an attribute (which a module's __getattr__ may answer)
@@ -130,6 +131,21 @@ _PEEK_OPERATORS = frozenset(
 )
 _PEEKING_SELVES = (dict, set, frozenset, list, tuple, type(ModuleType.__dict__))
 
+# the iterators that call a function of the program's for each item they
+# hand out (map over getattr, filter over hasattr): a lookup made while `in`
+# tests one is that function's, a load.  By (module, name): itertools is not
+# imported for them.
+_CALLING_ITERATORS = frozenset(
+    (('builtins', 'map'), ('builtins', 'filter'))
+    + tuple(
+        ('itertools', name)
+        for name in ('starmap', 'filterfalse', 'takewhile', 'dropwhile', 'accumulate', 'groupby')
+    )
+)
+# the instructions before CONTAINS_OP that push what `in` tests, whose value
+# tests_calling_iterator can read: a call's callee, a variable
+CONTAINER_PRODUCERS = frozenset(CALLS) | NAME_LOADS | LOCAL_LOADS | PUSH_TWO
+
 # code names of the comprehensions that run as functions given their
 # iterator as `.0` (3.12+ runs list, dict and set comprehensions inline)
 COMPREHENSIONS = ('<listcomp>', '<dictcomp>', '<setcomp>') if sys.version_info < (3, 12) else ()
@@ -163,6 +179,8 @@ def lookup_kind(frame, load_ops: frozenset = LOADS) -> int:
             return LOAD
         return STDLIB_LOAD if every_load and stdlib_site_loads(frame) else PEEK
     if op in _PEEKS:
+        if op == CONTAINS_OP:
+            return LOAD if every_load and tests_calling_iterator(frame, lasti) else PEEK
         return STDLIB_LOAD if every_load and op in _SUBSCRIPTS and stdlib_site_loads(frame) else PEEK
     return LOAD if every_load else PEEK
 
@@ -279,32 +297,33 @@ def _call_loads(frame, lasti: int, unless_peek: bool = True) -> bool:
         if name in _GETTER_NAMES:
             return True
         return unless_peek and name not in _PEEK_METHOD_NAMES
-    if op == LOAD_GLOBAL or op == LOAD_NAME:
-        name = name_of(code, op, arg)
-        callee = _MISSING
-        if op == LOAD_NAME:
-            callee = frame.f_locals.get(name, _MISSING)
-        if callee is _MISSING:
-            callee = frame.f_globals.get(name, _MISSING)
-        if callee is _MISSING:
-            builtins = frame.f_builtins
-            callee = (
-                builtins.get(name, _MISSING) if type(builtins) is dict else getattr(builtins, name, _MISSING)
-            )
-    elif op in _LOCAL_LOADS:
-        if op in _DEREF_LOADS and sys.version_info < (3, 11):
-            names = code.co_cellvars + code.co_freevars  # 3.9/3.10: cells, then free variables
-        else:
-            names = code.co_varnames + code.co_cellvars + code.co_freevars
-        if arg >= len(names):
-            return unless_peek
-        callee = frame.f_locals.get(names[arg], _MISSING)
-    else:
+    callee = value_loaded(frame, op, arg)
+    if callee is UNBOUND:
         # the result of a call (attrgetter('x')(m)), a subscript, ...
         return unless_peek
     if any(callee is getter for getter in _ATTRIBUTE_GETTERS) or type(callee) is attrgetter:
         return True
     return unless_peek and not _peeks(callee)
+
+
+def tests_calling_iterator(frame, lasti: int) -> bool:
+    """is the `in` at `lasti` testing an iterator that calls a function for
+    each item (_CALLING_ITERATORS: `x in map(getattr, ...)`)?  Read off the
+    instruction that pushed it: a call of one of their types, or a variable
+    that holds one; anything else (a dict, its keys, an attribute) is not."""
+    code = frame.f_code
+    found = instruction_before(code.co_code, lasti)
+    if found is None or found[1] not in CONTAINER_PRODUCERS:
+        return False
+    offset, op, arg = found
+    if op in CALLS:
+        callee = callee_instruction(code, offset)
+        if callee is None:
+            return False
+        made = value_loaded(frame, *callee)
+        return isinstance(made, type) and (made.__module__, made.__name__) in _CALLING_ITERATORS
+    tested = type(value_loaded(frame, op, arg))
+    return (tested.__module__, tested.__name__) in _CALLING_ITERATORS
 
 
 def _peeks(callee) -> bool:

@@ -136,6 +136,7 @@ LOAD_NAME, LOAD_GLOBAL, LOAD_ATTR = OPCODES['LOAD_NAME'], OPCODES['LOAD_GLOBAL']
 LOAD_METHOD, PUSH_NULL = OPCODES.get('LOAD_METHOD', -1), OPCODES.get('PUSH_NULL', -1)
 STORE_NAME, STORE_ATTR, STORE_GLOBAL = OPCODES['STORE_NAME'], OPCODES['STORE_ATTR'], OPCODES['STORE_GLOBAL']
 BINARY_SUBSCR = OPCODES.get('BINARY_SUBSCR', -1)
+CONTAINS_OP, LOAD_FAST = OPCODES['CONTAINS_OP'], OPCODES['LOAD_FAST']
 LOAD_CONST, STORE_SUBSCR, RETURN_VALUE = (
     OPCODES['LOAD_CONST'],
     OPCODES['STORE_SUBSCR'],
@@ -165,7 +166,20 @@ _PUSH_ONE = opcodes_named((
     'LOAD_NAME', 'LOAD_FAST', 'LOAD_DEREF', 'LOAD_CONST', 'LOAD_FAST_CHECK', 'LOAD_FAST_BORROW',
     'LOAD_SMALL_INT', 'LOAD_CLOSURE', 'LOAD_CLASSDEREF', 'PUSH_NULL',
 ))
-_PUSH_TWO = opcodes_named(('LOAD_FAST_LOAD_FAST', 'LOAD_FAST_BORROW_LOAD_FAST_BORROW'))
+PUSH_TWO = opcodes_named(('LOAD_FAST_LOAD_FAST', 'LOAD_FAST_BORROW_LOAD_FAST_BORROW'))
+# what the accelerator reads of a call that pushed what `in` tests
+# (_accel_c/frames.c, in_tests_no_calling_iterator): the calls with no
+# keyword names pushed, the instructions that push one argument, and those a
+# call's sequence has besides its callee and arguments
+PLAIN_CALLS = frozenset(op for op, extra in CALLS.items() if extra == 0) - opcodes_named(('PRECALL',))
+SINGLE_PUSHES = (_PUSH_ONE - {PUSH_NULL}) | {LOAD_GLOBAL}
+CALL_SKIPS = (_NOTHING - {EXTENDED_ARG}) | {PUSH_NULL}
+# the loads of a frame's own variables (value_loaded reads them)
+LOCAL_LOADS = opcodes_named(
+    ('LOAD_FAST', 'LOAD_DEREF', 'LOAD_FAST_CHECK', 'LOAD_FAST_BORROW', 'LOAD_CLASSDEREF')
+)
+_DEREF_LOADS = opcodes_named(('LOAD_DEREF', 'LOAD_CLASSDEREF'))
+UNBOUND = object()  # (what value_loaded answers where it reads nothing)
 # instructions that leave exactly one value, what they pop being their stack
 # effect's complement: what an argument expression is commonly made of
 _ONE_VALUE = opcodes_named((
@@ -246,7 +260,7 @@ def _stack_use(op: int, arg: int):
         return 1, 1 + (arg & 1 if WIDE_ATTRS else 0)
     if op == LOAD_METHOD:
         return 1, 2
-    if op in _PUSH_TWO:
+    if op in PUSH_TWO:
         return 0, 2
     if op in _ONE_VALUE:
         if _SPLIT_CALL and op in CALLS:
@@ -316,3 +330,34 @@ def attribute_name(code, op: int, arg: int) -> str:
 def name_of(code, op: int, arg: int) -> str:
     """the name LOAD_GLOBAL or LOAD_NAME `op` with argument `arg` reads"""
     return code.co_names[arg >> 1 if op == LOAD_GLOBAL and WIDE_GLOBALS else arg]
+
+
+def value_loaded(frame, op: int, arg: int):
+    """the value the load `op` (a global or builtin, a local, a cell) with
+    argument `arg` pushes in `frame`, as it is now; UNBOUND for another
+    instruction or an unbound name.  Read by peeks (dict.get reifies nothing)."""
+    code = frame.f_code
+    if op == LOAD_GLOBAL or op == LOAD_NAME:
+        name = name_of(code, op, arg)
+        value = UNBOUND
+        if op == LOAD_NAME:
+            value = frame.f_locals.get(name, UNBOUND)
+        if value is UNBOUND:
+            value = frame.f_globals.get(name, UNBOUND)
+        if value is UNBOUND:
+            builtins = frame.f_builtins
+            value = (
+                builtins.get(name, UNBOUND) if type(builtins) is dict else getattr(builtins, name, UNBOUND)
+            )
+        return value
+    if op in PUSH_TWO:  # (LOAD_FAST_LOAD_FAST: the top is the second)
+        op, arg = LOAD_FAST, arg & 15
+    if op in LOCAL_LOADS:
+        if op in _DEREF_LOADS and sys.version_info < (3, 11):
+            names = code.co_cellvars + code.co_freevars  # 3.9/3.10: cells, then free variables
+        else:
+            names = code.co_varnames + code.co_cellvars + code.co_freevars
+        if arg >= len(names):
+            return UNBOUND
+        return frame.f_locals.get(names[arg], UNBOUND)
+    return UNBOUND

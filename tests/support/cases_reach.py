@@ -524,8 +524,7 @@ except NameError as exc:
 # -- getattr whose result an unpacking or a container op consumes -------------------
 # (the call site is a C iterator's: map over getattr.  3.15 resolves, as
 # getattr on a module always does; a lookup of the dict itself, `in` or
-# dict.get, stays a peek.  `x in map(getattr, ...)` is a documented
-# difference: a peek here)
+# dict.get, stays a peek; `x in map(getattr, ...)`: getattr_results_tested_with_in)
 case(
     'getattr_results_unpacked',
     """\
@@ -541,6 +540,42 @@ print(t([first, *rest]), probe.kind(vars(lib2), 'dumps'))
 print(t([*map(functools.partial(getattr, lib3), names)]), probe.kind(vars(lib3), 'json'))
 print(sorted(t({*map(functools.partial(getattr, lib4), names)})), probe.kind(vars(lib4), 'json'))
 print('json' in vars(lib5), 'dumps' in vars(lib1), probe.kind(vars(lib5), 'dumps'))
+""",
+    files={f'lib{i}.py': '{COOKIE}\nlazy import json\nlazy from json import dumps\n' for i in range(1, 6)},
+)
+
+# -- getattr whose results `in` tests -------------------------------------------------
+# (`x in it` looks up no key of a module itself: a lookup under it is the
+# iterator's, map or filter calling getattr, which 3.15 resolves; `in` over
+# the dict, its keys or a copy of them stays a peek)
+case(
+    'getattr_results_tested_with_in',
+    """\
+import functools, itertools, probe
+import lib1, lib2, lib3, lib4, lib5
+class Seen:  # what `in` compares: the values the iterator hands out
+    types = []
+    def __eq__(self, other):
+        self.types.append(type(other).__name__)
+        return False
+    __hash__ = None
+def seen(found):
+    found, Seen.types = (found, Seen.types), []
+    return found
+names = ['json', 'dumps']
+print(seen(Seen() in map(getattr, [lib1] * 2, names)), probe.kind(vars(lib1), 'json'))
+it = map(functools.partial(getattr, lib2), names)
+print(seen(Seen() in it), probe.kind(vars(lib2), 'dumps'))
+def tested(it):
+    return Seen() in it
+print(seen(tested(itertools.starmap(getattr, [(lib3, 'json')]))), probe.kind(vars(lib3), 'json'))
+print(seen(Seen() in filter(None, map(getattr, [lib4], ['json']))), probe.kind(vars(lib4), 'json'))
+print(True in map(hasattr, [lib4], ['dumps']), probe.kind(vars(lib4), 'dumps'))
+ns = vars(lib5)
+print('json' in ns, 'json' in dir(lib5), 'dumps' in list(vars(lib5)), 'x' in set(ns), 'json' in ns.keys())
+def peeks(names=names):
+    return [n in vars(lib5) for n in names], 'json' in dir(lib5), 'dumps' in globals()
+print(peeks(), probe.kind(vars(lib5), 'json'), probe.kind(vars(lib5), 'dumps'), probe.loaded())
 """,
     files={f'lib{i}.py': '{COOKIE}\nlazy import json\nlazy from json import dumps\n' for i in range(1, 6)},
 )

@@ -92,6 +92,11 @@ struct accel_state {
     unsigned char plain_peeks[256];  /* where lookup.key_eq answers True and does nothing */
     unsigned char attribute_loads[256]; /* LOAD_ATTR, LOAD_METHOD, IMPORT_FROM */
     unsigned char calls[256];           /* the call instructions (access.CALLS) */
+    /* what in_tests_no_calling_iterator reads (access.CONTAINER_PRODUCERS:
+     * what pushes the container `in` tests; a call with no keyword names; an
+     * argument of one instruction; what a call's sequence has besides) */
+    unsigned char container_producers[256], plain_calls[256], single_pushes[256], call_skips[256];
+    int contains_op, load_global;
     /* importlib's code whose calls meet a package's lazy keys: the setattr of
      * a submodule on its package (a store), hasattr of a `from` (a load) */
     PyObject *child_store_code, *fromlist_code;
@@ -169,6 +174,7 @@ int first_import(KeyObject *key, PyObject *lazy, PyObject **out);
 int frame_state(PyFrameObject *frame, PyObject **globals, PyObject **codebytes, PyCodeObject **code,
                 Py_ssize_t *lasti);
 int running_op(PyCodeObject **code);
+int in_tests_no_calling_iterator(void);
 int code_may_iterate_dicts(PyCodeObject *code);
 PyObject *plain_statement_frame(PyFrameObject **frame_out, PyObject *const *args, Py_ssize_t nargs,
                                 PyObject *kwnames, Py_ssize_t *line, int explicit);

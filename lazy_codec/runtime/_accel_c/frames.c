@@ -66,6 +66,119 @@ running_op(PyCodeObject **code)
 }
 
 
+/* the offset of the instruction before `at` in `raw` (past inline caches), or -1 */
+static Py_ssize_t
+instruction_before(const unsigned char *raw, Py_ssize_t at)
+{
+    at -= 2;
+#if PY_VERSION_HEX >= 0x030B0000
+    while (at >= 0 && raw[at] == 0) /* (CACHE) */
+        at -= 2;
+#endif
+    return at;
+}
+
+/* the value a builtin name has for `frame`, looked up in its builtins
+ * (borrowed), or NULL */
+static PyObject *
+builtin_value(PyFrameObject *frame, PyObject *name)
+{
+#if PY_VERSION_HEX >= 0x030B0000
+    PyObject *builtins = PyFrame_GetBuiltins(frame);
+    Py_DECREF(builtins); /* (the frame holds them) */
+#else
+    PyObject *builtins = frame->f_builtins;
+#endif
+    return PyDict_Check(builtins) ? PyDict_GetItemWithError(builtins, name) : NULL;
+}
+
+/* The `in` running (CONTAINS_OP), whose lookup met a lazy key: 1 when the
+ * instruction that pushed what it tests shows it is no iterator calling a
+ * function per item (access.tests_calling_iterator: C answers the peek),
+ * which C tells only for a call of a builtin function named by a global,
+ * given simple arguments (`'x' in globals()`, `k in vars(m)`, `k in dir(m)`);
+ * 0 when Python reads it (a variable, any other call: `x in map(getattr,
+ * ...)`); -1 on error. */
+int
+in_tests_no_calling_iterator(void)
+{
+    PyFrameObject *frame = PyEval_GetFrame();
+    if (frame == NULL)
+        return 1;
+    PyObject *globals, *codebytes;
+    PyCodeObject *code;
+    Py_ssize_t lasti = -1;
+    if (frame_state(frame, &globals, &codebytes, &code, &lasti) < 0)
+        return -1;
+    const unsigned char *raw = (const unsigned char *)PyBytes_AS_STRING(codebytes);
+    int answer = 0;
+    Py_ssize_t at = lasti >= 0 ? instruction_before(raw, lasti) : -1;
+    if (at < 0 || !S.container_producers[raw[at]]) {
+        answer = 1;
+        goto done;
+    }
+    if (!S.plain_calls[raw[at]])
+        goto done; /* (a variable: Python reads its value) */
+    int pushes = raw[at + 1];
+    at = instruction_before(raw, at);
+    while (at >= 0 && (pushes > 0 || S.call_skips[raw[at]])) {
+        int op = raw[at];
+        if (op == S.extended_arg || !(S.call_skips[op] || S.single_pushes[op]))
+            goto done;
+#if PY_VERSION_HEX >= 0x030B0000
+        if (op == S.load_global && (raw[at + 1] & 1))
+            goto done; /* (pushes NULL too: not one argument) */
+#endif
+        if (S.single_pushes[op])
+            pushes--;
+        at = instruction_before(raw, at);
+    }
+    if (at < 0 || !S.simple_loads[raw[at]] || (at >= 2 && raw[at - 2] == S.extended_arg))
+        goto done;
+    int index = raw[at + 1];
+#if PY_VERSION_HEX >= 0x030B0000
+    if (raw[at] == S.load_global)
+        index >>= 1;
+#endif
+    PyObject *names = code->co_names;
+    if (index >= PyTuple_GET_SIZE(names))
+        goto done;
+    PyObject *name = PyTuple_GET_ITEM(names, index);
+    PyObject *locals = NULL; /* (LOAD_NAME's first namespace, a dict) */
+    if (raw[at] != S.load_global) {
+#if PY_VERSION_HEX >= 0x030B0000
+        locals = PyFrame_GetLocals(frame);
+        if (locals == NULL) {
+            answer = -1;
+            goto done;
+        }
+        Py_DECREF(locals); /* (the frame holds them: a non-optimized frame's own mapping) */
+#else
+        locals = frame->f_locals;
+#endif
+        if (locals == globals)
+            locals = NULL;
+        else if (locals == NULL || !PyDict_Check(locals))
+            goto done;
+    }
+    busy++; /* (a lazy key met here compares as a plain str) */
+    PyObject *callee = locals != NULL ? PyDict_GetItemWithError(locals, name) : NULL;
+    if (callee == NULL && !PyErr_Occurred())
+        callee = PyDict_GetItemWithError(globals, name);
+    if (callee == NULL && !PyErr_Occurred())
+        callee = builtin_value(frame, name);
+    busy--;
+    if (callee == NULL && PyErr_Occurred())
+        answer = -1;
+    else
+        answer = callee != NULL && PyCFunction_Check(callee);
+done:
+    Py_DECREF(globals);
+    Py_DECREF(codebytes);
+    Py_DECREF(code);
+    return answer;
+}
+
 /* may a for loop in `code` iterate its module's dict? (rebuilder.in_dict_loop's
  * question asked of the whole code: it names a way to iterate a dict, or it
  * is a 3.9-3.11 comprehension); -1 on error.  Cached by code (bounded). */

@@ -130,16 +130,30 @@ accel_setup(PyObject *module, PyObject *config)
     PyObject *peeks = PyDict_GetItemString(config, "plain_peeks");
     PyObject *attribute_loads = PyDict_GetItemString(config, "attribute_loads");
     PyObject *calls = PyDict_GetItemString(config, "calls");
+    PyObject *producers = PyDict_GetItemString(config, "container_producers");
+    PyObject *plain_calls = PyDict_GetItemString(config, "plain_calls");
+    PyObject *single_pushes = PyDict_GetItemString(config, "single_pushes");
+    PyObject *call_skips = PyDict_GetItemString(config, "call_skips");
+    PyObject *load_global = PyDict_GetItemString(config, "LOAD_GLOBAL");
     PyObject *extended = PyDict_GetItemString(config, "EXTENDED_ARG");
+    PyObject *contains = PyDict_GetItemString(config, "CONTAINS_OP");
     if (!PyType_Check(S.live_keys_type) || loads == NULL || peeks == NULL || attribute_loads == NULL ||
-        calls == NULL || extended == NULL || !PyCode_Check(S.child_store_code) || !PyCode_Check(S.fromlist_code)) {
+        calls == NULL || producers == NULL || plain_calls == NULL || single_pushes == NULL ||
+        call_skips == NULL || extended == NULL || contains == NULL || load_global == NULL ||
+        !PyCode_Check(S.child_store_code) || !PyCode_Check(S.fromlist_code)) {
         PyErr_SetString(PyExc_TypeError, "lazy_codec._accel.setup: LiveKeys, simple_loads, plain_peeks, "
-                                         "attribute_loads, calls, EXTENDED_ARG, child_store_code, fromlist_code");
+                                         "attribute_loads, calls, container_producers, plain_calls, "
+                                         "single_pushes, call_skips, EXTENDED_ARG, CONTAINS_OP, "
+                                         "LOAD_GLOBAL, child_store_code, fromlist_code");
         return NULL;
     }
     S.extended_arg = (int)PyLong_AsLong(extended);
+    S.contains_op = (int)PyLong_AsLong(contains);
+    S.load_global = (int)PyLong_AsLong(load_global);
     if (opcode_table(loads, S.simple_loads) < 0 || opcode_table(peeks, S.plain_peeks) < 0 ||
-        opcode_table(attribute_loads, S.attribute_loads) < 0 || opcode_table(calls, S.calls) < 0)
+        opcode_table(attribute_loads, S.attribute_loads) < 0 || opcode_table(calls, S.calls) < 0 ||
+        opcode_table(producers, S.container_producers) < 0 || opcode_table(plain_calls, S.plain_calls) < 0 ||
+        opcode_table(single_pushes, S.single_pushes) < 0 || opcode_table(call_skips, S.call_skips) < 0)
         return NULL;
     PyTypeObject *lt = S.lazy_import;
     if (slot_offset(lt, "_name", &S.o_name) || slot_offset(lt, "_kind", &S.o_kind) ||
