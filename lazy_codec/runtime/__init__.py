@@ -32,6 +32,10 @@ modules import one way (tests/test_layers.py holds them to it).
 
 import sys
 
+TYPE_CHECKING = False  # (mypy reads `if TYPE_CHECKING:` blocks as true; `typing` is not imported)
+if TYPE_CHECKING:
+    from typing import Callable
+
 # the modules the runtime loads at its first statement, bottom first: each
 # imports only modules before it (tests/test_layers.py holds them to it)
 LOADED_AT_START = (
@@ -65,7 +69,10 @@ def load() -> None:
     for its name, with its spec marked initializing meanwhile."""
     for name in LOADED_AT_START:
         fullname = f'{__name__}.{name}'
-        if name in LOADED_ON_DEMAND and sys.modules[f'{__name__}.state'].accel is not None:
+        accelerated = name != 'state' and sys.modules[f'{__name__}.state'].accel is not None
+        if accelerated and _load_cached_on_demand is None:
+            _keep_start_builtins()  # (before api: its start changes builtins)
+        if accelerated and name in LOADED_ON_DEMAND:
             continue
         if fullname not in sys.modules:
             _load_cached(fullname, name)
@@ -100,7 +107,11 @@ def load_on_demand(name: str):
         fullname = f'{__name__}.{below}'
         module = sys.modules.get(fullname)
         if module is None:
-            _load_cached_on_demand(fullname, below, _START_BUILTINS)
+            load_with_start_builtins = _load_cached_on_demand
+            if load_with_start_builtins is None:  # (the pure runtime: as at its start)
+                _load_cached(fullname, below)
+            else:
+                load_with_start_builtins(fullname, below, _start_builtins)
         elif getattr(getattr(module, '__spec__', None), '_initializing', False):
             with _bootstrap._ModuleLockManager(fullname):
                 pass  # (held by the thread that loads it; this one's own: re-entrant)
@@ -163,10 +174,17 @@ def _load_cached(fullname: str, name: str, builtins: 'dict | None' = None) -> No
 # interpreter's (or through a hook the program had already installed).
 # A copy: a module's `__builtins__` is its own, the interpreter's stay as
 # they are.  (A module whose cache is stale is imported as any module is,
-# through builtins as they are then.)
-_START_BUILTINS = dict(vars(sys.modules['builtins']))
+# through builtins as they are then.)  Kept with the accelerator only: the
+# pure runtime loads every module at its start.
+_start_builtins: 'dict | None' = None
 # and _load_cached with them for its own frame too: `open_code` imports `_io`
 # through the builtins of the frame that calls it
-_load_cached_on_demand = type(load)(  # type: ignore[misc]
-    _load_cached.__code__, {**globals(), '__builtins__': _START_BUILTINS}
-)  # (a FunctionType: `types` is not imported)
+_load_cached_on_demand: 'Callable[[str, str, dict | None], None] | None' = None
+
+
+def _keep_start_builtins() -> None:
+    global _start_builtins, _load_cached_on_demand
+    _start_builtins = dict(vars(sys.modules['builtins']))
+    _load_cached_on_demand = type(load)(  # type: ignore[misc]
+        _load_cached.__code__, {**globals(), '__builtins__': _start_builtins}
+    )  # (a FunctionType: `types` is not imported)
