@@ -477,19 +477,13 @@ def _accelerate() -> None:
             'simple_loads': access.NAME_LOADS,
             'plain_peeks': access.PLAIN_PEEKS,
             'attribute_loads': access.ATTRIBUTE_LOADS,
-            'calls': frozenset(opcodes.CALLS),
             'container_producers': access.CONTAINER_PRODUCERS,
-            'plain_calls': opcodes.PLAIN_CALLS,
-            'single_pushes': opcodes.SINGLE_PUSHES,
-            'call_skips': opcodes.CALL_SKIPS,
+            **opcodes.ACCELERATOR_TABLES,  # (what its decoder reads)
             # importlib's code whose calls meet a package's lazy keys: its
             # setattr of a submodule on the package (a store: the key stays,
             # lookup.key_eq does nothing) and _handle_fromlist's hasattr (a load)
             'child_store_code': sys.modules['_frozen_importlib']._find_and_load_unlocked.__code__,
             'fromlist_code': sys.modules['_frozen_importlib']._handle_fromlist.__code__,
-            'EXTENDED_ARG': opcodes.EXTENDED_ARG,
-            'CONTAINS_OP': opcodes.CONTAINS_OP,
-            'LOAD_GLOBAL': opcodes.LOAD_GLOBAL,
         }
     )
     lazy_import, lazy_from = accel.lazy_import, accel.lazy_from

@@ -174,6 +174,16 @@ PUSH_TWO = opcodes_named(('LOAD_FAST_LOAD_FAST', 'LOAD_FAST_BORROW_LOAD_FAST_BOR
 PLAIN_CALLS = frozenset(op for op, extra in CALLS.items() if extra == 0) - opcodes_named(('PRECALL',))
 SINGLE_PUSHES = (_PUSH_ONE - {PUSH_NULL}) | {LOAD_GLOBAL}
 CALL_SKIPS = (_NOTHING - {EXTENDED_ARG}) | {PUSH_NULL}
+# the instructions the accelerator's decoder reads, by the names its setup takes
+ACCELERATOR_TABLES = {
+    'calls': frozenset(CALLS),
+    'plain_calls': PLAIN_CALLS,
+    'single_pushes': SINGLE_PUSHES,
+    'call_skips': CALL_SKIPS,
+    'EXTENDED_ARG': EXTENDED_ARG,
+    'CONTAINS_OP': CONTAINS_OP,
+    'LOAD_GLOBAL': LOAD_GLOBAL,
+}
 # the loads of a frame's own variables (value_loaded reads them)
 LOCAL_LOADS = opcodes_named(
     ('LOAD_FAST', 'LOAD_DEREF', 'LOAD_FAST_CHECK', 'LOAD_FAST_BORROW', 'LOAD_CLASSDEREF')
