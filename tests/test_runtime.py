@@ -473,10 +473,13 @@ def test_accelerator_does_the_common_cases_without_python(tmp_path):
     # what the C accelerator is for, run with no line of the Python runtime:
     # statements (explicit and mode "all"'s, relative, dotted, a package's
     # submodule to wait for or to attach), a first use of a name whose module
-    # is imported, and a peek (`in`); the rare cases stay Python's (a filter)
+    # is imported, or of a submodule its package has attached, and a peek
+    # (`in`); the rare cases stay Python's (a filter)
     files = {
         'pkg/__init__.py': COOKIE + 'lazy from .sub import VALUE\nlazy import pkg.other as other\n',
         'pkg/sub.py': 'VALUE = 1\n',
+        'pkg/user.py': COOKIE
+        + 'lazy from . import sub\nlazy import colorsys\ndef get():\n    return sub.VALUE\n',
         'pkg/other.py': 'OTHER = 2\n',
         'plain.py': 'import json\nfrom os import path\nimport email.utils\n',
         'main.py': textwrap.dedent(f"""\
@@ -500,6 +503,9 @@ def test_accelerator_does_the_common_cases_without_python(tmp_path):
             traced('first_uses', module.use)
             traced('peek', lambda: exec("'dom' in globals()", vars(module)))
             traced('package', lambda: __import__('pkg'))
+            import pkg.user
+            print('attached_child', *[type(v).__name__ for k, v in vars(pkg).items() if k == 'sub'])
+            traced('attached', pkg.user.get)
             sys.set_lazy_imports('all')
             plain = compile(emitter.rewrite(open('plain.py').read(), every_import=True), 'plain.py', 'exec')
             other = type(sys)('other_holder')
@@ -510,7 +516,8 @@ def test_accelerator_does_the_common_cases_without_python(tmp_path):
         """),
     }
     lines = dict(line.split(' ', 1) for line in run(tmp_path, files).splitlines())
-    for label in ('statements', 'first_uses', 'peek', 'mode_all'):
+    assert lines['attached_child'] == 'lazy_import'
+    for label in ('statements', 'first_uses', 'peek', 'mode_all', 'attached'):
         assert lines[label] == '[]', (label, lines[label])
     # a package's import decodes it, and importlib's end of it attaches the
     # submodules waiting (both Python's); its statements are the accelerator's

@@ -129,7 +129,7 @@ extern PyObject *loop_verdicts;
 extern PyObject *int_zero;
 extern PyObject *s_line, *s_spec, *s_initializing, *s_builtins,
     *s_import, *s_lazy_import, *s_path, *s_dot, *s_package, *s_import_head, *s_as_v, *s_empty, *s_dict, *s_class,
-    *s_from_head, *s_import_part, *s_getattr, *s_name;
+    *s_from_head, *s_import_part, *s_getattr, *s_name, *s_runtime_prefix;
 
 #define SLOT(obj, off) (*(PyObject **)((char *)(obj) + (off)))
 
@@ -166,6 +166,7 @@ int settle_checked(KeyObject *key, PyObject *name, PyObject *lazy, int may_chang
 /* attribute_loads.c: 1 settled or found, 2 (fromlist) not found, 0 Python's, -1 error */
 int attribute_load(KeyObject *key, PyObject *name);
 int fromlist_while_resolving(KeyObject *key);
+int forget_running(KeyObject *key, PyObject *lazy, int failed);
 
 /* first_import.c */
 int first_import(KeyObject *key, PyObject *lazy, PyObject **out);

@@ -8,7 +8,7 @@
  * used (the key's `running`: the module being run, put in the entry): the
  * lazy object back in the entry if that import failed, so that the next use
  * tries again.  0, or -1 with an error set (the import's, if any, chained) */
-static int
+int
 forget_running(KeyObject *key, PyObject *lazy, int failed)
 {
     PyObject *type, *exc, *tb;
@@ -69,9 +69,9 @@ fromlist_while_resolving(KeyObject *key)
  * `from mod import name`, `pkg.sub` after `lazy import pkg.sub`): 3.15's
  * getattr on the module resolves it from the using frame (a warning's
  * stacklevel and sys._getframe name the use).  As settle_held does for a
- * name load; a package's submodule attached to it is imported here and its
- * binding left to Python, whose statement finds it imported.  1: settled
- * (the lookup restarts), 0: Python's (imported or not), -1: error */
+ * name load, a package's submodule attached to it included (imported here;
+ * importlib's store of it on the package is the binding's value).  1:
+ * settled (the lookup restarts), 0: Python's (imported or not), -1: error */
 int
 attribute_load(KeyObject *key, PyObject *name)
 {
@@ -95,22 +95,7 @@ attribute_load(KeyObject *key, PyObject *name)
     /* held: the import runs Python code, which may let go of it */
     Py_INCREF(lazy);
     lookups++;
-    int result = 0;
-    if (SLOT(lazy, S.o_attached) == Py_False)
-        result = settle_checked(key, name, lazy, dict_entries_usable());
-    else {
-        int done = loaded(SLOT(lazy, S.o_name), NULL);
-        PyObject *current = done == 0 ? bound_value(key) : NULL;
-        if (done < 0 || (current == NULL && PyErr_Occurred()))
-            result = -1;
-        else if (current == lazy) {
-            PyObject *value = NULL;
-            result = first_import(key, lazy, &value) < 0 ? -1 : 0;
-            Py_XDECREF(value);
-            if (key->running != NULL && key->running != Py_None && forget_running(key, lazy, result < 0) < 0)
-                result = -1;
-        }
-    }
+    int result = settle_checked(key, name, lazy, dict_entries_usable());
     lookups--;
     Py_DECREF(lazy);
     return result;

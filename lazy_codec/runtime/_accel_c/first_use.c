@@ -105,8 +105,7 @@ settle_checked(KeyObject *key, PyObject *name, PyObject *lazy, int may_change)
     if (Py_TYPE(lazy) != S.lazy_import || (key->resolving && key->resolving != Py_None) ||
         (key->running && key->running != Py_None) || key->live == NULL || !plain_runtime())
         return 0;
-    if (SLOT(lazy, S.o_from) != Py_None || SLOT(lazy, S.o_attached) != Py_False ||
-        SLOT(lazy, S.o_shown) != Py_None)
+    if (SLOT(lazy, S.o_from) != Py_None || SLOT(lazy, S.o_shown) != Py_None)
         return 0;
     /* the change is Python's in a loop that may iterate the dict (settled in
      * place); C still imports then, from the using frame, and Python reruns
@@ -206,6 +205,12 @@ settle_checked(KeyObject *key, PyObject *name, PyObject *lazy, int may_change)
         if (current != lazy)
             return PyErr_Occurred() ? -1 : 0;
         int got = first_import(key, lazy, &value);
+        /* (a package's submodule bound in it, read inside its own import:
+         * lookup.key_eq gave the running module meanwhile) */
+        if (key->running != NULL && key->running != Py_None && forget_running(key, lazy, got < 0) < 0) {
+            Py_XDECREF(value);
+            return -1;
+        }
         if (got <= 0)
             return got;
     }

@@ -14,7 +14,8 @@ Py_ssize_t lookups;
 PyObject *loop_verdicts;
 PyObject *int_zero;
 PyObject *s_line, *s_spec, *s_initializing, *s_builtins, *s_import, *s_lazy_import, *s_path, *s_dot, *s_package,
-    *s_import_head, *s_as_v, *s_empty, *s_dict, *s_class, *s_from_head, *s_import_part, *s_getattr, *s_name;
+    *s_import_head, *s_as_v, *s_empty, *s_dict, *s_class, *s_from_head, *s_import_part, *s_getattr, *s_name,
+    *s_runtime_prefix;
 
 /* the offset of slot `name` of `type` (a member descriptor) */
 static int
@@ -290,6 +291,7 @@ PyInit__accel(void)
     INTERN(s_import_part, " import ")
     INTERN(s_getattr, "__getattr__")
     INTERN(s_name, "__name__")
+    INTERN(s_runtime_prefix, "lazy_codec.")
 #undef INTERN
     if ((int_zero = PyLong_FromLong(0)) == NULL || (loop_verdicts = PyDict_New()) == NULL)
         return NULL;
