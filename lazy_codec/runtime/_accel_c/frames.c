@@ -78,20 +78,6 @@ instruction_before(const unsigned char *raw, Py_ssize_t at)
     return at;
 }
 
-/* the value a builtin name has for `frame`, looked up in its builtins
- * (borrowed), or NULL */
-static PyObject *
-builtin_value(PyFrameObject *frame, PyObject *name)
-{
-#if PY_VERSION_HEX >= 0x030B0000
-    PyObject *builtins = PyFrame_GetBuiltins(frame);
-    Py_DECREF(builtins); /* (the frame holds them) */
-#else
-    PyObject *builtins = frame->f_builtins;
-#endif
-    return PyDict_Check(builtins) ? PyDict_GetItemWithError(builtins, name) : NULL;
-}
-
 /* The `in` running (CONTAINS_OP), whose lookup met a lazy key: 1 when the
  * instruction that pushed what it tests shows it is no iterator calling a
  * function per item (access.tests_calling_iterator: C answers the peek),
@@ -113,6 +99,10 @@ in_tests_no_calling_iterator(void)
     const unsigned char *raw = (const unsigned char *)PyBytes_AS_STRING(codebytes);
     int answer = 0;
     Py_ssize_t at = lasti >= 0 ? instruction_before(raw, lasti) : -1;
+    if (at < 0 || !S.container_producers[raw[at]]) {
+        answer = 1;
+        goto done;
+    }
     /* (the runtime's own `in`, in a module named lazy_codec.*: a peek, as
      * lookup._in_runtime answers it) */
     busy++;
@@ -122,9 +112,8 @@ in_tests_no_calling_iterator(void)
         answer = -1;
         goto done;
     }
-    int ours = module_name != NULL && PyUnicode_Check(module_name) &&
-               PyUnicode_Tailmatch(module_name, s_runtime_prefix, 0, PY_SSIZE_T_MAX, -1) == 1;
-    if (ours || at < 0 || !S.container_producers[raw[at]]) {
+    if (module_name != NULL && PyUnicode_Check(module_name) &&
+        PyUnicode_Tailmatch(module_name, s_runtime_prefix, 0, PY_SSIZE_T_MAX, -1) == 1) {
         answer = 1;
         goto done;
     }
@@ -176,8 +165,10 @@ in_tests_no_calling_iterator(void)
     PyObject *callee = locals != NULL ? PyDict_GetItemWithError(locals, name) : NULL;
     if (callee == NULL && !PyErr_Occurred())
         callee = PyDict_GetItemWithError(globals, name);
-    if (callee == NULL && !PyErr_Occurred())
-        callee = builtin_value(frame, name);
+    if (callee == NULL && !PyErr_Occurred()) {
+        PyObject *builtins = PyEval_GetBuiltins(); /* (the running frame's, borrowed) */
+        callee = builtins != NULL && PyDict_Check(builtins) ? PyDict_GetItemWithError(builtins, name) : NULL;
+    }
     busy--;
     if (callee == NULL && PyErr_Occurred())
         answer = -1;
