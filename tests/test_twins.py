@@ -290,3 +290,76 @@ def test_attribute_loads_are_the_accelerators(tmp_path):
     assert (
         "('[1]', 'JSONDecoder')" in out and 'OrderedDict 2 3' in out and '\n4\n' in out and 'lazy: []' in out
     )
+
+
+LOCKS = textwrap.dedent("""\
+    import _thread, threading, time
+    from lazy_codec.runtime import state
+    from lazy_codec.runtime.accelerator import accel
+
+    def exercise(lock):
+        seen = [type(lock) is type(state.binding_lock)]
+        with lock:
+            with lock:  # re-entrant
+                seen.append(lock._is_owned())
+            seen.append(lock._is_owned())
+        seen.append(lock._is_owned())
+        try:
+            lock.release()
+        except RuntimeError as error:
+            seen.append(('release unheld', type(error).__name__))
+        # held by one thread, another waits (the GIL released meanwhile), then takes it
+        order = []
+        lock.acquire()
+        def other():
+            with lock:
+                order.append('other')
+        thread = threading.Thread(target=other)
+        thread.start()
+        time.sleep(0.05)
+        order.append('holder')
+        lock.release()
+        thread.join()
+        seen.append(order)
+        try:  # a release from a thread that does not hold it
+            lock.acquire()
+            errors = []
+            def release():
+                try:
+                    lock.release()
+                except RuntimeError as error:
+                    errors.append(type(error).__name__)
+            thread = threading.Thread(target=release)
+            thread.start()
+            thread.join()
+            seen.append(errors)
+        finally:
+            lock.release()
+        # counts stay exact under contention
+        total = [0]
+        def add():
+            for _ in range(20000):
+                with lock:
+                    total[0] += 1
+        threads = [threading.Thread(target=add) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        seen.append(total[0])
+        return seen[1:], seen[0]
+
+    ours, is_ours = exercise(state.binding_lock)
+    reference, _ = exercise(_thread.RLock())
+    print(is_ours, type(state.binding_lock).__name__)
+    print(ours == reference, ours)
+""")
+
+
+def test_binding_lock_behaves_as_an_rlock(tmp_path):
+    # with the accelerator the binding lock is its own (C takes it without a
+    # call); what Python code does with it is what it does with _thread.RLock
+    write_files(tmp_path, {'main.py': LOCKS})
+    out = run_process([sys.executable, 'main.py'], cwd=tmp_path, check=True).stdout.splitlines()
+    assert out[0] == 'True BindingLock'
+    assert out[1].startswith('True '), out[1]

@@ -41,8 +41,9 @@ accel = _accelerator()
 # Guards the check-then-replace of a lazy entry in a module dict (threads
 # reifying one name at once bind it once) and every table below marked
 # "under binding_lock".  Never held while importing; re-entrant, as a lookup
-# made under it can run a lazy key's __eq__.
-binding_lock = RLock()
+# made under it can run a lazy key's __eq__.  With the accelerator its own
+# re-entrant lock, which C takes without a call (_accel_c/state.c).
+binding_lock = RLock() if accel is None else accel.BindingLock()
 
 
 # -- the controls: 3.15's sys.set_lazy_imports and filter, and the recorder --

@@ -69,7 +69,7 @@ struct accel_state {
     PyObject *waiting_children; /* state.waiting_children */
     PyObject *waiting_origin;   /* state.waiting_origin */
     PyTypeObject *module_spec; /* importlib's ModuleSpec */
-    PyObject *lock_acquire, *lock_release; /* state.binding_lock's */
+    PyObject *binding_lock; /* state.binding_lock: a BindingLock (state.c) */
     PyObject *our_hooks;        /* the __lazy_import__ objects that are ours */
     PyObject *builtin_import;   /* the interpreter's own __import__ */
     PyObject *py_lazy_import, *py_lazy_from; /* the pure entry points */
@@ -186,6 +186,7 @@ int initializing(PyObject *module);
 PyObject *on_demand(PyObject **field, const char *name);
 int loaded(PyObject *name, PyObject **found);
 int plain_import(PyObject *globals);
+extern PyTypeObject BindingLock_Type;
 int lock_acquire(void);
 int lock_release(int held);
 int nothing_to_attach(PyObject *name);

@@ -113,15 +113,10 @@ accel_setup(PyObject *module, PyObject *config)
     Py_DECREF(kinds);
     if (!kinds_ok)
         return NULL;
-    PyObject *lock = take(config, "binding_lock");
-    if (lock == NULL)
+    S.binding_lock = take(config, "binding_lock");
+    if (S.binding_lock == NULL)
         return NULL;
-    S.lock_acquire = PyObject_GetAttrString(lock, "acquire");
-    S.lock_release = PyObject_GetAttrString(lock, "release");
-    Py_DECREF(lock);
-    if (S.lock_acquire == NULL || S.lock_release == NULL)
-        return NULL;
-    if (!PyType_Check(S.lazy_name) || !PyType_IsSubtype(S.lazy_name, &KeyBase_Type) ||
+    if (Py_TYPE(S.binding_lock) != &BindingLock_Type || !PyType_Check(S.lazy_name) || !PyType_IsSubtype(S.lazy_name, &KeyBase_Type) ||
         !PyType_Check(S.lazy_import) || !PyList_Check(S.runtime_globals) || !PyDict_Check(S.live_keys) || !PySet_Check(S.lazy_modules) ||
         !PyDict_Check(S.waiting_children) || !PyAnySet_Check(S.dict_iteration_names)) {
         PyErr_SetString(PyExc_TypeError, "lazy_codec._accel.setup: unexpected types");
@@ -268,7 +263,7 @@ PyMODINIT_FUNC
 PyInit__accel(void)
 {
     KeyBase_Type.tp_base = &PyUnicode_Type;
-    if (PyType_Ready(&KeyBase_Type) < 0)
+    if (PyType_Ready(&KeyBase_Type) < 0 || PyType_Ready(&BindingLock_Type) < 0)
         return NULL;
 #define INTERN(var, text)                                                                                   \
     if ((var = PyUnicode_InternFromString(text)) == NULL)                                                   \
@@ -301,6 +296,12 @@ PyInit__accel(void)
     Py_INCREF(&KeyBase_Type);
     if (PyModule_AddObject(module, "KeyBase", (PyObject *)&KeyBase_Type) < 0) {
         Py_DECREF(&KeyBase_Type);
+        Py_DECREF(module);
+        return NULL;
+    }
+    Py_INCREF(&BindingLock_Type);
+    if (PyModule_AddObject(module, "BindingLock", (PyObject *)&BindingLock_Type) < 0) {
+        Py_DECREF(&BindingLock_Type);
         Py_DECREF(module);
         return NULL;
     }

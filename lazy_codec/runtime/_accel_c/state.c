@@ -96,11 +96,140 @@ plain_import(PyObject *globals)
     return global_of(builtins, s_import) == S.builtin_import;
 }
 
+/* -- the binding lock (state.binding_lock with the accelerator) ----------
+ * A re-entrant lock as _thread.RLock is, that C takes without a call: taking
+ * RLock's through its bound `acquire` (argument parsing, a call) was an
+ * eighth of a lazy statement whenever a second thread ran.  Invariant, under
+ * the GIL (the accelerator never runs without one): `count` > 0 exactly while
+ * `lock` is held, by the thread whose ident is `owner`. */
+typedef struct {
+    PyObject_HEAD
+    PyThread_type_lock lock;
+    unsigned long owner;
+    unsigned long count;
+} BindingLockObject;
+
+/* 0 taken, -1 an error (a signal handler's, while it waited) */
+static int
+binding_lock_take(BindingLockObject *self)
+{
+    unsigned long me = PyThread_get_thread_ident();
+    if (self->count > 0 && self->owner == me) {
+        self->count++;
+        return 0;
+    }
+    if (!PyThread_acquire_lock(self->lock, NOWAIT_LOCK)) {
+        /* held by another thread: wait with the GIL released, as RLock
+         * does, running the signal handlers a wait is interrupted for */
+        PyLockStatus got;
+        do {
+            Py_BEGIN_ALLOW_THREADS
+            got = PyThread_acquire_lock_timed(self->lock, -1, 1);
+            Py_END_ALLOW_THREADS
+            if (got == PY_LOCK_INTR && Py_MakePendingCalls() < 0)
+                return -1;
+        } while (got != PY_LOCK_ACQUIRED);
+    }
+    self->owner = me;
+    self->count = 1;
+    return 0;
+}
+
+static int
+binding_lock_give(BindingLockObject *self)
+{
+    if (self->count == 0 || self->owner != PyThread_get_thread_ident()) {
+        PyErr_SetString(PyExc_RuntimeError, "cannot release un-acquired lock");
+        return -1;
+    }
+    if (--self->count == 0) {
+        self->owner = 0;
+        PyThread_release_lock(self->lock);
+    }
+    return 0;
+}
+
+static PyObject *
+binding_lock_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    if (PyTuple_GET_SIZE(args) != 0 || (kwds != NULL && PyDict_GET_SIZE(kwds) != 0)) {
+        PyErr_SetString(PyExc_TypeError, "BindingLock() takes no arguments");
+        return NULL;
+    }
+    BindingLockObject *self = (BindingLockObject *)type->tp_alloc(type, 0);
+    if (self == NULL)
+        return NULL;
+    self->lock = PyThread_allocate_lock();
+    if (self->lock == NULL) {
+        Py_DECREF(self);
+        PyErr_SetString(PyExc_MemoryError, "cannot allocate lock");
+        return NULL;
+    }
+    return (PyObject *)self;
+}
+
+static void
+binding_lock_dealloc(BindingLockObject *self)
+{
+    if (self->lock != NULL) {
+        if (self->count > 0)
+            PyThread_release_lock(self->lock);
+        PyThread_free_lock(self->lock);
+    }
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *
+binding_lock_acquire(BindingLockObject *self, PyObject *unused)
+{
+    if (binding_lock_take(self) < 0)
+        return NULL;
+    Py_RETURN_TRUE;
+}
+
+static PyObject *
+binding_lock_release(BindingLockObject *self, PyObject *unused)
+{
+    if (binding_lock_give(self) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+binding_lock_exit(BindingLockObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    return binding_lock_release(self, NULL);
+}
+
+static PyObject *
+binding_lock_is_owned(BindingLockObject *self, PyObject *unused)
+{
+    return PyBool_FromLong(self->count > 0 && self->owner == PyThread_get_thread_ident());
+}
+
+static PyMethodDef binding_lock_methods[] = {
+    {"acquire", (PyCFunction)binding_lock_acquire, METH_NOARGS, "take the lock (blocking), re-entrant"},
+    {"release", (PyCFunction)binding_lock_release, METH_NOARGS, "give it back once"},
+    {"__enter__", (PyCFunction)binding_lock_acquire, METH_NOARGS, NULL},
+    {"__exit__", (PyCFunction)(void (*)(void))binding_lock_exit, METH_FASTCALL, NULL},
+    {"_is_owned", (PyCFunction)binding_lock_is_owned, METH_NOARGS, "held by this thread?"},
+    {NULL}};
+
+PyTypeObject BindingLock_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "lazy_codec.runtime._accel.BindingLock",
+    .tp_basicsize = sizeof(BindingLockObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "state.binding_lock with the accelerator: a re-entrant lock C takes without a call",
+    .tp_new = binding_lock_new,
+    .tp_dealloc = (destructor)binding_lock_dealloc,
+    .tp_methods = binding_lock_methods,
+};
+
 /* the binding lock, for a change: 1 held, 2 not needed, -1 error.  In a
  * process of one thread no other thread can hold it, and this one may
- * (re-entrant): not taken then.  Else a blocking acquire (without arguments:
- * the cheaper call), which waits with the GIL released: no thread holds the
- * lock while it waits for this one (it is never held across an import) */
+ * (re-entrant): not taken then.  Else a blocking acquire, which waits with
+ * the GIL released: no thread holds the lock while it waits for this one (it
+ * is never held across an import) */
 int
 lock_acquire(void)
 {
@@ -108,11 +237,7 @@ lock_acquire(void)
     PyThreadState *first = PyInterpreterState_ThreadHead(PyThreadState_GetInterpreter(self));
     if (first == self && PyThreadState_Next(first) == NULL)
         return 2;
-    PyObject *got = PyObject_CallNoArgs(S.lock_acquire);
-    if (got == NULL)
-        return -1;
-    Py_DECREF(got);
-    return 1;
+    return binding_lock_take((BindingLockObject *)S.binding_lock) < 0 ? -1 : 1;
 }
 
 int
@@ -120,9 +245,7 @@ lock_release(int held)
 {
     if (held == 2)
         return 0;
-    PyObject *done = PyObject_CallNoArgs(S.lock_release);
-    Py_XDECREF(done);
-    return done == NULL ? -1 : 0;
+    return binding_lock_give((BindingLockObject *)S.binding_lock);
 }
 
 /* for each prefix of dotted `name` (itself too): imported, not running,
