@@ -503,6 +503,7 @@ def test_accelerator_does_the_common_cases_without_python(tmp_path):
             traced('first_uses', module.use)
             traced('peek', lambda: exec("'dom' in globals()", vars(module)))
             traced('package', lambda: __import__('pkg'))
+            print('resolution_loaded', 'lazy_codec.runtime.resolution' in sys.modules)
             import pkg.user
             print('attached_child', *[type(v).__name__ for k, v in vars(pkg).items() if k == 'sub'])
             traced('attached', pkg.user.get)
@@ -519,10 +520,12 @@ def test_accelerator_does_the_common_cases_without_python(tmp_path):
     assert lines['attached_child'] == 'lazy_import'
     for label in ('statements', 'first_uses', 'peek', 'mode_all', 'attached'):
         assert lines[label] == '[]', (label, lines[label])
-    # a package's import decodes it, and importlib's end of it attaches the
-    # submodules waiting (both Python's); its statements are the accelerator's
+    # a package's import decodes it, and importlib's end of it calls the
+    # spec's __setattr__ (Python's); its statements and the submodules it
+    # attaches then are the accelerator's
     ran = {name for name, _ in eval(lines['package'])}
     assert not ran & {'_import', '_from', 'settle', '__eq__'}, ran
+    assert lines['resolution_loaded'] == 'False'  # (the attaching is C's too: binding.DoneWatch)
     assert {'_import', '_from'} & {name for name, _ in eval(lines['filtered'])}  # (Python's, and traced)
 
 

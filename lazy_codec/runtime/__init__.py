@@ -85,7 +85,6 @@ _ON_DEMAND = {
     'key_hash': ('lookup', 'key_hash'),
     'rebuild_later': ('rebuilder', 'rebuild_later'),
     'failed_first_use': ('resolution', 'failed_first_use'),
-    'DoneWatch': ('resolution', '_DoneWatch'),
 }
 
 

@@ -18,7 +18,7 @@ from lazy_codec.rewrite import ENTRY_NAME, ENTRY_POINTS
 from lazy_codec.runtime import lazy as lazy_objects
 from lazy_codec.runtime import load_on_demand, on_demand, state
 from lazy_codec.runtime.access import at_module_level
-from lazy_codec.runtime.binding import LazyName, bind, bind_where_stored
+from lazy_codec.runtime.binding import DoneWatch, LazyName, bind, bind_where_stored
 from lazy_codec.runtime.lazy import (
     DUNDER,
     FROM,
@@ -459,13 +459,14 @@ def _accelerate() -> None:
             'LazyImportType': LazyImportType,
             'LiveKeys': state.LiveKeys,
             'ModuleSpec': sys.modules['_frozen_importlib'].ModuleSpec,
+            'DoneWatch': DoneWatch,
             # the Python twins C hands the rest to
             'lazy_import': lazy_import,
             'lazy_from': lazy_from,
             'maybe_lazy_import': maybe_lazy_import,
             'maybe_lazy_from': maybe_lazy_from,
             'bind': bind,
-            'on_demand': on_demand,  # (key_eq, key_hash, rebuild_later, failed_first_use, DoneWatch)
+            'on_demand': on_demand,  # (key_eq, key_hash, rebuild_later, failed_first_use)
             # what C compares with
             'runtime_globals': state.runtime_globals,
             'our_hooks': (__lazy_import__, _PTH_LAZY_IMPORT, _NATIVE_LAZY_IMPORT),

@@ -25,6 +25,7 @@ from lazy_codec.runtime.state import (
     live_keys,
     live_keys_of,
     runtime_globals,
+    waiting_origin,
 )
 
 runtime_globals.append(globals())  # (see state.runtime_globals)
@@ -185,3 +186,32 @@ def bind_alias(namespace: dict, name: str, lazy) -> None:
             namespace[key] = lazy
         else:
             replace_key(namespace, name, key, lazy)
+
+
+# -- a running package's submodules, attached when importlib marks it done --
+ModuleSpec = sys.modules['_frozen_importlib'].ModuleSpec
+
+# What attaches a package's waiting submodules (state.waiting_children) once
+# it is done: the accelerator's, or resolution.attach_submodules, set as
+# resolution loads (the pure runtime loads it at its start).  Here, with the
+# class that calls it, so that a lazy statement in a running package loads
+# no module that waits for a first need (LOADED_ON_DEMAND).
+attach_waiting = None if accel is None else accel.attach_submodules
+
+
+class DoneWatch(ModuleSpec):  # type: ignore[misc, valid-type]
+    """the class of a running package's spec while lazy statements wait to
+    attach its submodules: importlib's `spec._initializing = False`, when the
+    package is done, attaches them (3.15 does then), and the spec is a plain
+    ModuleSpec again"""
+
+    __slots__ = ()
+
+    def __setattr__(self, name, value):
+        object.__setattr__(self, name, value)
+        if name == '_initializing' and value is False:
+            object.__setattr__(self, '__class__', ModuleSpec)
+            origin = waiting_origin.pop(self.name, None)
+            parent = sys.modules.get(self.name)
+            if origin is not None and parent is not None and getattr(parent, '__spec__', None) is self:
+                attach_waiting(self.name, origin)  # type: ignore[misc]

@@ -13,9 +13,10 @@ about 0.18 M instructions).
 
 import sys
 
+from lazy_codec.runtime import binding
 from lazy_codec.runtime import lazy as lazy_objects
 from lazy_codec.runtime.access import name_loaded_for_attribute
-from lazy_codec.runtime.binding import bind, rebind
+from lazy_codec.runtime.binding import DoneWatch, ModuleSpec, bind, rebind
 from lazy_codec.runtime.lazy import DUNDER, IMPORT, LazyImportType, attached_lazy, import_from
 from lazy_codec.runtime.state import (
     binding_lock,
@@ -359,7 +360,7 @@ def _getattr(lazy: LazyImportType, name: str):
 # `a.b` at first access.  Here `a` gets a lazy binding `b` in its dict, when `a`
 # is imported: at the statement, when a lazy import of this chain completes,
 # or, for a package still running at the statement, when importlib marks it
-# done (_DoneWatch).  Parents not imported yet wait in waiting_children.
+# done (binding.DoneWatch).  Parents not imported yet wait in waiting_children.
 def check_package(top, dotted: str) -> None:
     """`lazy import a.b` binds `a`, which 3.15 resolves as an import of
     `a.b` that stops at `a` if `a` is a package: if it is not, that import's
@@ -402,27 +403,6 @@ def import_named_submodule(lazy) -> None:
 
 
 # -- submodules attached to their packages (tables: state.waiting_*) --------
-_ModuleSpec = sys.modules['_frozen_importlib'].ModuleSpec
-
-
-class _DoneWatch(_ModuleSpec):  # type: ignore[misc, valid-type]
-    """the class of a running package's spec while lazy statements wait to
-    attach its submodules: importlib's `spec._initializing = False`, when the
-    package is done, attaches them (3.15 does then), and the spec is a plain
-    ModuleSpec again"""
-
-    __slots__ = ()
-
-    def __setattr__(self, name, value):
-        object.__setattr__(self, name, value)
-        if name == '_initializing' and value is False:
-            object.__setattr__(self, '__class__', _ModuleSpec)
-            origin = waiting_origin.pop(self.name, None)
-            parent = sys.modules.get(self.name)
-            if origin is not None and parent is not None and getattr(parent, '__spec__', None) is self:
-                attach_submodules(self.name, origin)
-
-
 def attach_submodules(dotted: str, origin) -> None:
     """bind each not-yet-imported level of `dotted` in its imported parent;
     an error at first use points at `origin`, the lazy object of the
@@ -441,9 +421,9 @@ def attach_submodules(dotted: str, origin) -> None:
                 with binding_lock:
                     waiting_children.setdefault(parent_name, set()).update(children)
                     spec = parent.__spec__ if parent is not None else None
-                    if type(spec) in (_ModuleSpec, _DoneWatch):
+                    if type(spec) in (ModuleSpec, DoneWatch):
                         waiting_origin[parent_name] = origin
-                        object.__setattr__(spec, '__class__', _DoneWatch)
+                        object.__setattr__(spec, '__class__', DoneWatch)
             continue
         if parent_name in waiting_children:
             with binding_lock:
@@ -463,3 +443,5 @@ def attach(parent, child: str, full: str, origin) -> None:
 
 
 lazy_objects.give_behaviour(_resolve, _getattr)
+if binding.attach_waiting is None:  # (the pure runtime: the accelerator's is its own)
+    binding.attach_waiting = attach_submodules

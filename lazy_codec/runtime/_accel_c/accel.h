@@ -69,6 +69,7 @@ struct accel_state {
     PyObject *waiting_children; /* state.waiting_children */
     PyObject *waiting_origin;   /* state.waiting_origin */
     PyTypeObject *module_spec; /* importlib's ModuleSpec */
+    PyTypeObject *done_watch;  /* binding.DoneWatch, its subclass */
     PyObject *binding_lock; /* state.binding_lock: a BindingLock (state.c) */
     PyObject *our_hooks;        /* the __lazy_import__ objects that are ours */
     PyObject *builtin_import;   /* the interpreter's own __import__ */
@@ -82,7 +83,6 @@ struct accel_state {
     PyObject *py_key_eq, *py_key_hash;     /* lookup's */
     PyObject *py_rebuild_later;            /* rebuilder.rebuild_later */
     PyObject *py_failed_first_use;         /* resolution.failed_first_use */
-    PyTypeObject *done_watch;              /* resolution._DoneWatch */
     PyTypeObject *live_keys_type; /* state.LiveKeys */
     PyObject *entry_name;
     PyObject *kind_import, *kind_from, *kind_origin; /* lazy.IMPORT, FROM, ORIGIN: `_kind` values */

@@ -88,6 +88,7 @@ accel_setup(PyObject *module, PyObject *config)
     TAKE(waiting_children, "waiting_children")
     TAKE(waiting_origin, "waiting_origin")
     TAKE(module_spec, "ModuleSpec")
+    TAKE(done_watch, "DoneWatch")
     TAKE(our_hooks, "our_hooks")
     TAKE(builtin_import, "builtin_import")
     TAKE(py_lazy_import, "lazy_import")
@@ -231,7 +232,23 @@ accel_entries_in_place(PyObject *module, PyObject *unused)
     return PyBool_FromLong(dict_entries_usable());
 }
 
+/* binding.attach_waiting: (dotted, origin) as resolution.attach_submodules */
+static PyObject *
+accel_attach_submodules(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (S.lazy_import == NULL || nargs != 2 || !PyUnicode_Check(args[0]) ||
+        !PyObject_TypeCheck(args[1], S.lazy_import)) {
+        PyErr_SetString(PyExc_TypeError, "attach_submodules(dotted, origin): a str and a lazy object, after setup");
+        return NULL;
+    }
+    if (attach_submodules_from(args[0], args[1]) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef accel_methods[] = {
+    {"attach_submodules", (PyCFunction)(void (*)(void))accel_attach_submodules, METH_FASTCALL,
+     "resolution.attach_submodules: bind each not-yet-imported level of a dotted name in its imported parent"},
     {"replace_key", (PyCFunction)(void (*)(void))accel_replace_key, METH_FASTCALL,
      "binding.replace_key where the entry stands: True if done, False if not possible (nothing changed)"},
     {"dict_compact", accel_dict_compact, METH_O,

@@ -79,7 +79,7 @@ running_package(PyObject *module)
 }
 
 /* a running (or absent) package waits to attach `children` until importlib
- * marks it done (resolution._DoneWatch); under the binding lock */
+ * marks it done (binding.DoneWatch); under the binding lock */
 static int
 wait_for(PyObject *parent_name, PyObject *parent, PyObject *children, PyObject *origin)
 {
@@ -103,10 +103,9 @@ wait_for(PyObject *parent_name, PyObject *parent, PyObject *children, PyObject *
     if (spec == NULL)
         return -1;
     int failed = 0;
-    if (Py_TYPE(spec) == S.module_spec || (S.done_watch != NULL && Py_TYPE(spec) == S.done_watch)) {
-        PyObject *done_watch = on_demand((PyObject **)&S.done_watch, "DoneWatch");
-        failed = done_watch == NULL || PyDict_SetItem(S.waiting_origin, parent_name, origin) < 0 ||
-                 PyObject_GenericSetAttr(spec, s_class, done_watch) < 0;
+    if (Py_TYPE(spec) == S.module_spec || Py_TYPE(spec) == S.done_watch) {
+        failed = PyDict_SetItem(S.waiting_origin, parent_name, origin) < 0 ||
+                 PyObject_GenericSetAttr(spec, s_class, (PyObject *)S.done_watch) < 0;
     }
     Py_DECREF(spec);
     return failed ? -1 : 0;
