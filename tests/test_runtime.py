@@ -529,6 +529,45 @@ def test_accelerator_does_the_common_cases_without_python(tmp_path):
     assert {'_import', '_from'} & {name for name, _ in eval(lines['filtered'])}  # (Python's, and traced)
 
 
+@pytest.mark.skipif(not ACCELERATED, reason='the C accelerator is not in use here')
+def test_accelerator_rebuilds_a_used_dict_itself(tmp_path):
+    # a dict whose last lazy name the accelerator settles is made plain by
+    # the thread that used it, between two of its bytecodes (a pending call):
+    # exact str keys in their order (3.15's), and no rebuilder module loaded
+    # nor thread started; a second thread running hands it to the rebuilder
+    files = {
+        'lib.py': COOKIE + 'import sys\nlazy import json\nA = 1\nlazy from os import path\nB = 2\n'
+        'def use():\n    return json.dumps, path.join\n',
+        'other.py': COOKIE + 'lazy import colorsys\nC = 3\ndef use():\n    return colorsys.rgb_to_hsv\n',
+        'main.py': textwrap.dedent("""\
+            import os, sys, threading, time
+            import lib
+            lib.use()
+            # this process's threads (Linux; elsewhere not counted)
+            print(len(os.listdir('/proc/self/task')) if os.path.isdir('/proc/self/task') else 1)
+            print(all(type(k) is str for k in vars(lib)), [k for k in vars(lib) if not k.startswith('__')])
+            print('lazy_codec.runtime.rebuilder' in sys.modules)
+            import other
+            release = threading.Event()
+            waiting = threading.Thread(target=release.wait)
+            waiting.start()
+            other.use()
+            deadline = time.monotonic() + 30
+            while any(type(k) is not str for k in list(vars(other))) and time.monotonic() < deadline:
+                time.sleep(0.01)
+            release.set()
+            waiting.join()
+            print(all(type(k) is str for k in vars(other)), 'lazy_codec.runtime.rebuilder' in sys.modules)
+        """),
+    }
+    assert run(tmp_path, files).splitlines() == [
+        '1',
+        "True ['sys', 'json', 'A', 'path', 'B', 'use']",
+        'False',
+        'True True',
+    ]
+
+
 @pytest.mark.skipif(NATIVE, reason='the backport runtime is not used on 3.15+')
 @pytest.mark.parametrize('cached', [False, True], ids=['first decode', 'bytecode cached'])
 def test_modules_a_lazy_program_adds(tmp_path, cached):

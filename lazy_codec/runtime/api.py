@@ -18,7 +18,7 @@ from lazy_codec.rewrite import ENTRY_NAME, ENTRY_POINTS
 from lazy_codec.runtime import lazy as lazy_objects
 from lazy_codec.runtime import load_on_demand, on_demand, state
 from lazy_codec.runtime.access import at_module_level
-from lazy_codec.runtime.binding import DoneWatch, LazyName, bind, bind_where_stored
+from lazy_codec.runtime.binding import DoneWatch, EscapedName, LazyName, bind, bind_where_stored
 from lazy_codec.runtime.lazy import (
     DUNDER,
     FROM,
@@ -454,8 +454,11 @@ def _accelerate() -> None:
             'lazy_modules': state.lazy_modules,
             'waiting_children': state.waiting_children,
             'waiting_origin': state.waiting_origin,
+            'dirty': state.dirty,
+            'lookup_codes': state.lookup_codes,
             # the types C makes or recognises
             'LazyName': LazyName,
+            'EscapedName': EscapedName,
             'LazyImportType': LazyImportType,
             'LiveKeys': state.LiveKeys,
             'ModuleSpec': sys.modules['_frozen_importlib'].ModuleSpec,

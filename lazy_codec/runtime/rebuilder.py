@@ -11,7 +11,10 @@ lookup in a module dict runs Python code only through the lazy key's
 progress across Python code only in a thread that is inside `__eq__`.  The
 rebuild waits for no thread to be there, with the binding lock held so that
 no lazy key comes back meanwhile.  A thread does it, soon after the last
-first use in a module, while the thread that used the name goes on.
+first use in a module, while the thread that used the name goes on.  (With
+the accelerator, in a process of one thread, that thread does it itself
+between two of its bytecodes, and this module is not loaded: see
+_accel_c/rebuild.c.  It follows this module, the reference.)
 """
 
 import sys

@@ -61,6 +61,7 @@ weakref_get_compat(PyObject *ref, PyObject **out)
 /* -- what the Python runtime hands over at setup() ---------------------- */
 struct accel_state {
     PyTypeObject *lazy_name;   /* keys.LazyName (a subclass of KeyBase) */
+    PyTypeObject *escaped_name; /* binding.EscapedName, its subclass */
     PyTypeObject *lazy_import; /* lazy.LazyImportType */
     PyObject *controls;        /* state.controls: mode, filter, recorder (its slots) */
     PyObject *runtime_globals; /* state.runtime_globals (a list): whose dict operations hash keys */
@@ -68,6 +69,8 @@ struct accel_state {
     PyObject *lazy_modules;     /* state.lazy_modules */
     PyObject *waiting_children; /* state.waiting_children */
     PyObject *waiting_origin;   /* state.waiting_origin */
+    PyObject *dirty;            /* state.dirty: dicts to rebuild (rebuild.c, the thread) */
+    PyObject *lookup_codes;     /* state.lookup_codes */
     PyTypeObject *module_spec; /* importlib's ModuleSpec */
     PyTypeObject *done_watch;  /* binding.DoneWatch, its subclass */
     PyObject *binding_lock; /* state.binding_lock: a BindingLock (state.c) */
@@ -189,7 +192,12 @@ int plain_import(PyObject *globals);
 extern PyTypeObject BindingLock_Type;
 int lock_acquire(void);
 int lock_release(int held);
+int binding_lock_held(void);
 int nothing_to_attach(PyObject *name);
+
+/* rebuild.c */
+int one_thread(void);
+int rebuild_soon(PyObject *namespace);
 
 /* binding.c */
 PyObject *new_lazy_of(PyObject *kind, PyObject *name, PyObject *statement, PyObject *globals, PyObject *filename,

@@ -54,7 +54,8 @@ settle_held(KeyObject *key, PyObject *name, PyObject *lazy)
 }
 
 /* lookup.settle's end for a dict's last lazy name (the binding lock held):
- * its LiveKeys out of the table, the dict given to the rebuilder.  1 or -1 */
+ * its LiveKeys out of the table, the dict given to the rebuilder (rebuild.c,
+ * or the thread when another thread runs).  1 or -1 */
 static int
 rebuild_later(PyObject *namespace)
 {
@@ -68,6 +69,9 @@ rebuild_later(PyObject *namespace)
             return -1;
         PyErr_Clear();
     }
+    int soon = rebuild_soon(namespace); /* (by this thread, with no thread of ours) */
+    if (soon != 0)
+        return soon < 0 ? -1 : 1;
     PyObject *rebuild_later = on_demand(&S.py_rebuild_later, "rebuild_later");
     PyObject *done = rebuild_later ? PyObject_CallOneArg(rebuild_later, namespace) : NULL;
     Py_XDECREF(done);

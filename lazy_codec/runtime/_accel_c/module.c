@@ -87,6 +87,9 @@ accel_setup(PyObject *module, PyObject *config)
     TAKE(lazy_modules, "lazy_modules")
     TAKE(waiting_children, "waiting_children")
     TAKE(waiting_origin, "waiting_origin")
+    TAKE(dirty, "dirty")
+    TAKE(lookup_codes, "lookup_codes")
+    TAKE(escaped_name, "EscapedName")
     TAKE(module_spec, "ModuleSpec")
     TAKE(done_watch, "DoneWatch")
     TAKE(our_hooks, "our_hooks")
@@ -119,7 +122,8 @@ accel_setup(PyObject *module, PyObject *config)
         return NULL;
     if (Py_TYPE(S.binding_lock) != &BindingLock_Type || !PyType_Check(S.lazy_name) || !PyType_IsSubtype(S.lazy_name, &KeyBase_Type) ||
         !PyType_Check(S.lazy_import) || !PyList_Check(S.runtime_globals) || !PyDict_Check(S.live_keys) || !PySet_Check(S.lazy_modules) ||
-        !PyDict_Check(S.waiting_children) || !PyAnySet_Check(S.dict_iteration_names)) {
+        !PyDict_Check(S.waiting_children) || !PyDict_CheckExact(S.dirty) || !PyAnySet_Check(S.lookup_codes) ||
+        !PyType_Check(S.escaped_name) || !PyAnySet_Check(S.dict_iteration_names)) {
         PyErr_SetString(PyExc_TypeError, "lazy_codec._accel.setup: unexpected types");
         return NULL;
     }

@@ -233,11 +233,16 @@ PyTypeObject BindingLock_Type = {
 int
 lock_acquire(void)
 {
-    PyThreadState *self = PyThreadState_Get();
-    PyThreadState *first = PyInterpreterState_ThreadHead(PyThreadState_GetInterpreter(self));
-    if (first == self && PyThreadState_Next(first) == NULL)
+    if (one_thread())
         return 2;
     return binding_lock_take((BindingLockObject *)S.binding_lock) < 0 ? -1 : 1;
+}
+
+/* is the binding lock held, by any thread? */
+int
+binding_lock_held(void)
+{
+    return ((BindingLockObject *)S.binding_lock)->count > 0;
 }
 
 int
