@@ -534,11 +534,16 @@ def test_accelerator_rebuilds_a_used_dict_itself(tmp_path):
     # a dict whose last lazy name the accelerator settles is made plain by
     # the thread that used it, between two of its bytecodes (a pending call):
     # exact str keys in their order (3.15's), and no rebuilder module loaded
-    # nor thread started; a second thread running hands it to the rebuilder
+    # nor thread started, also where the name is used by a module that a
+    # first use imports; a second thread running hands it to the rebuilder
     files = {
         'lib.py': COOKIE + 'import sys\nlazy import json\nA = 1\nlazy from os import path\nB = 2\n'
         'def use():\n    return json.dumps, path.join\n',
         'other.py': COOKIE + 'lazy import colorsys\nC = 3\ndef use():\n    return colorsys.rgb_to_hsv\n',
+        # used inside the import a first use runs (in the dict lookup that met
+        # the key): rebuilt once that lookup is done
+        'inner.py': COOKIE + 'lazy import colorsys\nX = colorsys.rgb_to_hsv\n',
+        'outer.py': COOKIE + 'lazy import inner\ndef use():\n    return inner.X\n',
         'main.py': textwrap.dedent("""\
             import os, sys, threading, time
             import lib
@@ -546,6 +551,10 @@ def test_accelerator_rebuilds_a_used_dict_itself(tmp_path):
             # this process's threads (Linux; elsewhere not counted)
             print(len(os.listdir('/proc/self/task')) if os.path.isdir('/proc/self/task') else 1)
             print(all(type(k) is str for k in vars(lib)), [k for k in vars(lib) if not k.startswith('__')])
+            import outer
+            outer.use()
+            plain = lambda module: all(type(k) is str for k in vars(module))
+            print(plain(sys.modules['inner']), plain(outer))
             print('lazy_codec.runtime.rebuilder' in sys.modules)
             import other
             release = threading.Event()
@@ -563,6 +572,7 @@ def test_accelerator_rebuilds_a_used_dict_itself(tmp_path):
     assert run(tmp_path, files).splitlines() == [
         '1',
         "True ['sys', 'json', 'A', 'path', 'B', 'use']",
+        'True True',
         'False',
         'True True',
     ]

@@ -198,6 +198,16 @@ int nothing_to_attach(PyObject *name);
 /* rebuild.c */
 int one_thread(void);
 int rebuild_soon(PyObject *namespace);
+/* set while a rebuild waits for the lookups in progress to end and the
+ * binding lock to be free: whoever ends the last or frees it calls
+ * rebuild_resume (one thread: no lock around these) */
+extern int rebuild_waits;
+void rebuild_resume(void);
+#define REBUILD_IF_WAITING()                                                                                \
+    do {                                                                                                    \
+        if (rebuild_waits && lookups == 0 && !binding_lock_held())                                          \
+            rebuild_resume();                                                                               \
+    } while (0)
 
 /* binding.c */
 PyObject *new_lazy_of(PyObject *kind, PyObject *name, PyObject *statement, PyObject *globals, PyObject *filename,

@@ -97,6 +97,7 @@ attribute_load(KeyObject *key, PyObject *name)
     lookups++;
     int result = settle_checked(key, name, lazy, dict_entries_usable());
     lookups--;
+    REBUILD_IF_WAITING();
     Py_DECREF(lazy);
     return result;
 }

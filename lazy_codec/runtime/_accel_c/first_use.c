@@ -23,6 +23,7 @@ settle_fast(KeyObject *key, PyObject *name)
     lookups++;
     int result = settle_held(key, name, lazy);
     lookups--;
+    REBUILD_IF_WAITING();
     Py_DECREF(lazy);
     return result;
 }

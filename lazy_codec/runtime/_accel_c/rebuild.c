@@ -29,26 +29,33 @@ one_thread(void)
     return first == self && PyThreadState_Next(first) == NULL;
 }
 
-/* may a dict be rebuilt between this thread's bytecodes now?  1 yes (every
- * frame's code named, in *loops, as one that may iterate a dict or not), 0
- * not here (a lookup in progress: C's compare, lookup.key_eq's frame, our
- * own dict operation; the binding lock held; another thread), -1 error */
+/* may a dict be rebuilt between this thread's bytecodes now?  QUIET (every
+ * frame's code named, in *loops, as one that may iterate a dict or not);
+ * LATER, a lookup of C's in progress (a first use that imports runs module
+ * code inside the dict lookup that met the key) or the binding lock held:
+ * asked again when that ends (rebuild_resume); THREAD, another thread runs,
+ * lookup.key_eq has a frame, or our own dict operation runs: the rebuilder
+ * thread's; -1 error */
+enum { THREAD = 0, QUIET = 1, LATER = 2 };
+
 static int
 quiet_here(int *loops)
 {
     *loops = 0;
-    if (!one_thread() || lookups > 0 || busy > 0 || binding_lock_held())
-        return 0;
+    if (!one_thread() || busy > 0)
+        return THREAD;
+    if (lookups > 0 || binding_lock_held())
+        return LATER;
     PyFrameObject *frame = PyEval_GetFrame();
     Py_XINCREF(frame);
-    int quiet = 1;
-    while (frame != NULL && quiet == 1) {
+    int quiet = QUIET;
+    while (frame != NULL && quiet == QUIET) {
         PyCodeObject *code = PyFrame_GetCode(frame);
         int in_lookup = PySet_Contains(S.lookup_codes, (PyObject *)code);
         int iterates = in_lookup == 0 ? code_may_iterate_dicts(code) : 0;
         Py_DECREF(code);
         if (in_lookup != 0 || iterates < 0)
-            quiet = in_lookup > 0 ? 0 : -1;
+            quiet = in_lookup > 0 ? THREAD : -1;
         else if (iterates)
             *loops = 1;
         PyFrameObject *back = PyFrame_GetBack(frame);
@@ -108,26 +115,26 @@ rebuild(PyObject *namespace)
 }
 
 /* every dict of state.dirty rebuilt that may be now (a dict with a deleted
- * entry waits for no frame that may iterate one, as with the thread): 1 all
- * done, 0 some left, -1 error */
+ * entry waits for no frame that may iterate one, as with the thread):
+ * QUIET all done, LATER or THREAD (quiet_here's) some left, -1 error */
 static int
 rebuild_dirty(void)
 {
     if (PyDict_GET_SIZE(S.dirty) == 0)
-        return 1;
+        return QUIET;
     int loops;
     int quiet = quiet_here(&loops);
-    if (quiet <= 0)
+    if (quiet != QUIET)
         return quiet;
     PyObject *entries = PyDict_Items(S.dirty);
     if (entries == NULL)
         return -1;
-    int result = 1;
+    int result = QUIET;
     for (Py_ssize_t i = 0; result >= 0 && i < PyList_GET_SIZE(entries); i++) {
         PyObject *id = PyTuple_GET_ITEM(PyList_GET_ITEM(entries, i), 0);
         PyObject *namespace = PyTuple_GET_ITEM(PyList_GET_ITEM(entries, i), 1);
         if (!PyDict_CheckExact(namespace) || (loops && !dict_entries_compact(namespace))) {
-            result = 0;
+            result = THREAD;
             continue;
         }
         if (PyDict_DelItem(S.dirty, id) < 0 || rebuild(namespace) < 0)
@@ -166,12 +173,41 @@ rebuild_pending(void *unused)
     PyObject *type, *value, *traceback;
     PyErr_Fetch(&type, &value, &traceback);
     int done = rebuild_dirty();
-    if (done == 0)
+    if (done == LATER)
+        rebuild_waits = 1;
+    else if (done == THREAD)
         done = to_the_thread();
     if (done < 0)
         PyErr_Clear();
     PyErr_Restore(type, value, traceback);
     return 0;
+}
+
+/* the pending call asked for, once per process (a fork's child asks again);
+ * 1 asked, 0 not possible (a full queue, an interpreter ending) */
+static int
+schedule(void)
+{
+    if (scheduled && scheduled_by == getpid())
+        return 1;
+    if (Py_AddPendingCall(rebuild_pending, NULL) < 0)
+        return 0;
+    scheduled = 1;
+    scheduled_by = getpid();
+    return 1;
+}
+
+int rebuild_waits;
+
+void
+rebuild_resume(void)
+{
+    rebuild_waits = 0;
+    if (!schedule()) {
+        /* (nothing else will ask: the thread then) */
+        if (to_the_thread() < 0)
+            PyErr_Clear();
+    }
 }
 
 /* (the binding lock held, or one thread) `namespace`, whose last lazy name
@@ -191,11 +227,5 @@ rebuild_soon(PyObject *namespace)
     Py_DECREF(id);
     if (failed)
         return -1;
-    if (scheduled && scheduled_by == getpid())
-        return 1;
-    if (Py_AddPendingCall(rebuild_pending, NULL) < 0)
-        return 0; /* (a full queue, an interpreter ending: as without) */
-    scheduled = 1;
-    scheduled_by = getpid();
-    return 1;
+    return schedule(); /* (0: the entry stays in state.dirty, for the thread) */
 }

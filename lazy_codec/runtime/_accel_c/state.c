@@ -145,6 +145,8 @@ binding_lock_give(BindingLockObject *self)
     if (--self->count == 0) {
         self->owner = 0;
         PyThread_release_lock(self->lock);
+        if ((PyObject *)self == S.binding_lock)
+            REBUILD_IF_WAITING();
     }
     return 0;
 }
