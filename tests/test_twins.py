@@ -295,7 +295,6 @@ def test_attribute_loads_are_the_accelerators(tmp_path):
 LOCKS = textwrap.dedent("""\
     import _thread, threading, time
     from lazy_codec.runtime import state
-    from lazy_codec.runtime.accelerator import accel
 
     def exercise(lock):
         seen = [type(lock) is type(state.binding_lock)]

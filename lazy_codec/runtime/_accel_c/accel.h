@@ -190,14 +190,14 @@ PyObject *on_demand(PyObject **field, const char *name);
 int loaded(PyObject *name, PyObject **found);
 int plain_import(PyObject *globals);
 extern PyTypeObject BindingLock_Type;
+int one_thread(void);
 int lock_acquire(void);
 int lock_release(int held);
 int binding_lock_held(void);
 int nothing_to_attach(PyObject *name);
 
 /* rebuild.c */
-int one_thread(void);
-int rebuild_soon(PyObject *namespace);
+int rebuild_queued(PyObject *namespace);
 /* set while a rebuild waits for the lookups in progress to end and the
  * binding lock to be free: whoever ends the last or frees it calls
  * rebuild_resume (one thread: no lock around these) */

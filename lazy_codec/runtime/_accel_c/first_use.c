@@ -70,13 +70,7 @@ rebuild_later(PyObject *namespace)
             return -1;
         PyErr_Clear();
     }
-    int soon = rebuild_soon(namespace); /* (by this thread, with no thread of ours) */
-    if (soon != 0)
-        return soon < 0 ? -1 : 1;
-    PyObject *rebuild_later = on_demand(&S.py_rebuild_later, "rebuild_later");
-    PyObject *done = rebuild_later ? PyObject_CallOneArg(rebuild_later, namespace) : NULL;
-    Py_XDECREF(done);
-    return done == NULL ? -1 : 1;
+    return rebuild_queued(namespace) < 0 ? -1 : 1;
 }
 
 /* `from m import x` resolving m's own lazy `x` (a re-export: `from pkg

@@ -20,15 +20,6 @@ typedef int pid_t;
 static int scheduled;
 static pid_t scheduled_by;
 
-/* is the calling thread the only one? */
-int
-one_thread(void)
-{
-    PyThreadState *self = PyThreadState_Get();
-    PyThreadState *first = PyInterpreterState_ThreadHead(PyThreadState_GetInterpreter(self));
-    return first == self && PyThreadState_Next(first) == NULL;
-}
-
 /* may a dict be rebuilt between this thread's bytecodes now?  QUIET (every
  * frame's code named, in *loops, as one that may iterate a dict or not);
  * LATER, a lookup of C's in progress (a first use that imports runs module
@@ -144,8 +135,18 @@ rebuild_dirty(void)
     return result;
 }
 
-/* what rebuild_dirty left, to the rebuilder thread (it takes every dirty
- * dict; one call starts it); 0 or -1 */
+/* (the binding lock held) `namespace` to rebuilder.rebuild_later, which
+ * starts the rebuilder thread (it takes every dirty dict); 0 or -1 */
+static int
+by_the_thread(PyObject *namespace)
+{
+    PyObject *rebuild_later = on_demand(&S.py_rebuild_later, "rebuild_later");
+    PyObject *done = rebuild_later ? PyObject_CallOneArg(rebuild_later, namespace) : NULL;
+    Py_XDECREF(done);
+    return done == NULL ? -1 : 0;
+}
+
+/* what rebuild_dirty left, to the rebuilder thread; 0 or -1 */
 static int
 to_the_thread(void)
 {
@@ -154,14 +155,12 @@ to_the_thread(void)
     if (!PyDict_Next(S.dirty, &pos, &id, &namespace))
         return 0;
     Py_INCREF(namespace);
-    PyObject *rebuild_later = on_demand(&S.py_rebuild_later, "rebuild_later");
-    int got = rebuild_later != NULL ? lock_acquire() : -1;
-    PyObject *done = got > 0 ? PyObject_CallOneArg(rebuild_later, namespace) : NULL;
+    int got = lock_acquire();
+    int failed = got < 0 || by_the_thread(namespace) < 0;
     if (got > 0 && lock_release(got) < 0)
-        Py_CLEAR(done);
+        failed = 1;
     Py_DECREF(namespace);
-    Py_XDECREF(done);
-    return done == NULL ? -1 : 0;
+    return failed ? -1 : 0;
 }
 
 /* the pending call: never an error for the code it runs between (a rebuild
@@ -211,13 +210,14 @@ rebuild_resume(void)
 }
 
 /* (the binding lock held, or one thread) `namespace`, whose last lazy name
- * was just used, to be rebuilt once this thread is between bytecodes: 1
- * asked; 0 not here (another thread runs: the rebuilder thread's); -1 error */
+ * was just used, to be rebuilt: by this thread between two of its
+ * bytecodes, in a process of one thread; else (or with no pending call to
+ * be had) by the rebuilder thread.  0 or -1 */
 int
-rebuild_soon(PyObject *namespace)
+rebuild_queued(PyObject *namespace)
 {
     if (!one_thread())
-        return 0;
+        return by_the_thread(namespace);
     PyObject *id = PyLong_FromVoidPtr(namespace);
     if (id == NULL)
         return -1;
@@ -227,5 +227,5 @@ rebuild_soon(PyObject *namespace)
     Py_DECREF(id);
     if (failed)
         return -1;
-    return schedule(); /* (0: the entry stays in state.dirty, for the thread) */
+    return schedule() ? 0 : by_the_thread(namespace);
 }

@@ -227,6 +227,15 @@ PyTypeObject BindingLock_Type = {
     .tp_methods = binding_lock_methods,
 };
 
+/* is the calling thread the only one? */
+int
+one_thread(void)
+{
+    PyThreadState *self = PyThreadState_Get();
+    PyThreadState *first = PyInterpreterState_ThreadHead(PyThreadState_GetInterpreter(self));
+    return first == self && PyThreadState_Next(first) == NULL;
+}
+
 /* the binding lock, for a change: 1 held, 2 not needed, -1 error.  In a
  * process of one thread no other thread can hold it, and this one may
  * (re-entrant): not taken then.  Else a blocking acquire, which waits with
